@@ -1,0 +1,254 @@
+//! The text language as Lark grammars for constrained decoding with
+//! llguidance (mistral.rs `Constraint::Lark`): one state, as the model writes
+//! it after `<|action_sep|>ACTION<|frame_sep|>`, and the whole language.
+//!
+//! Facts the grammars are written for (measured with mistral.rs 0.8.1 and
+//! llguidance): special tokens are written bare, as token references
+//! (`<|frame_sep|>`), because quoted they would be matched as text; terminals
+//! are upper case, rules lower case, literals in double quotes, regexes in
+//! `/.../`.
+//!
+//! Decisions:
+//!
+//! - [`state_grammar`] starts at the state's event token (the prompt from
+//!   [`crate::text::prompt_prefix`] already ends with `<|frame_sep|>`) and
+//!   ends after the state, optionally followed by one `<|action_sep|>` or
+//!   `<|trace_end|>`: the model may write the separator it was trained to
+//!   write next, after which the grammar is complete and the engine forces
+//!   the end of the sequence. [`crate::text::parse_state`] ignores that
+//!   separator.
+//! - The grammars accept what the printer writes; the parser is more lenient
+//!   (whitespace between parts). Inside a locals object, spaces around `:`
+//!   and `,` and inside the braces are optional.
+//! - Keys are Python identifiers (ASCII, or any non-ASCII character, which
+//!   Python allows in names) or a comprehension's implicit `.0`; a key `".."`
+//!   must have the value `".."`. Values are JSON strings without raw control
+//!   characters.
+//! - With a source, the source text of a state can only be one of the
+//!   source's distinct non-blank lines, written exactly as in the file
+//!   (indentation included, as the printer writes `src`), so the model can
+//!   only name real lines. A source without any non-blank line falls back to
+//!   any one-line text.
+
+use crate::text::{
+    ACTION_SEP, ARG_SEP, BREAKPOINT, CONTINUE, FRAME_SEP, INV_STEP_CALL, INV_STEP_INTO,
+    INV_STEP_OVER, STEP_INTO, STEP_OVER, STEP_RETURN, TRACE_CONTEXT_START, TRACE_END,
+};
+
+/// The rules and terminals of a locals object and a JSON string value.
+const VALUES: &str = r#"locals: "{" SP? (pair (SP? "," SP? pair)*)? SP? "}"
+pair: DELTA SP? ":" SP? DELTA
+    | NAME SP? ":" SP? STRING
+DELTA: "\"..\""
+NAME: /"(\.[0-9]+|([A-Za-z_]|[^\x00-\x7f])([A-Za-z0-9_]|[^\x00-\x7f])*)"/
+STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/
+SP: / +/
+"#;
+
+/// Any one line of source text.
+const ANY_SRC: &str = r"SRC: /[^\r\n]*/";
+
+/// The grammar of one state as the model writes it after `<|frame_sep|>`:
+/// forward states (call, line, return, exception, the three exits) or, with
+/// `inverse`, the inverse ones (call, line, line-call, return, exception and
+/// `<|inv_exit_entry|>`). With a `source`, the state's source text must be one
+/// of its lines.
+pub fn state_grammar(source: Option<&str>, inverse: bool) -> String {
+    let mut grammar = String::new();
+    grammar.push_str(if inverse {
+        "// One inverse state of the neural debugger's text language.\n"
+    } else {
+        "// One forward state of the neural debugger's text language.\n"
+    });
+    grammar.push_str(&format!(
+        "start: state end?\nend: {ACTION_SEP} | {TRACE_END}\n"
+    ));
+    grammar.push_str(if inverse {
+        INVERSE_STATES
+    } else {
+        FORWARD_STATES
+    });
+    grammar.push_str(VALUES);
+    grammar.push_str(&src_terminal(source));
+    grammar.push('\n');
+    grammar
+}
+
+/// The whole language, forward and inverse, for validation and
+/// documentation: the source, the start state, then actions and states, and
+/// an optional `<|trace_end|>`. Source text is any one line.
+pub fn trajectory_grammar() -> String {
+    let mut grammar = String::new();
+    grammar.push_str("// The neural debugger's text language: one trajectory.\n");
+    grammar.push_str(&format!(
+        "start: {TRACE_CONTEXT_START} SOURCE {FRAME_SEP} state step* {TRACE_END}?\n"
+    ));
+    grammar.push_str(&format!(
+        "step: {ACTION_SEP} action NL? {FRAME_SEP} state\n"
+    ));
+    grammar.push_str("state: forward_state | inverse_state\n");
+    grammar.push_str(&format!(
+        "action: {STEP_INTO} | {STEP_OVER} | {STEP_RETURN} | {CONTINUE}\n    \
+         | {INV_STEP_INTO} | {INV_STEP_OVER} | {INV_STEP_CALL}\n    \
+         | {BREAKPOINT} SRC ({ARG_SEP} OCCURRENCE)?\n"
+    ));
+    grammar.push_str(&FORWARD_STATES.replacen("state:", "forward_state:", 1));
+    grammar.push_str(&INVERSE_STATES.replacen("state:", "inverse_state:", 1));
+    grammar.push_str(VALUES);
+    grammar.push_str("SOURCE: /(?s:.)*/\n");
+    grammar.push_str("OCCURRENCE: /[0-9]+/\n");
+    grammar.push_str("NL: \"\\n\"\n");
+    grammar.push_str(ANY_SRC);
+    grammar.push('\n');
+    grammar
+}
+
+const FORWARD_STATES: &str = concat!(
+    "state: call_state | line_state | return_state | exception_state | exit_state\n",
+    "call_state: <|call_sep|> <|src_sep|> SRC <|arg_sep|> locals\n",
+    "line_state: <|line_sep|> <|arg_sep|> locals <|src_sep|> SRC\n",
+    "return_state: <|return_sep|> <|src_sep|> SRC <|arg_sep|> STRING\n",
+    "exception_state: <|exception_sep|> <|src_sep|> SRC <|arg_sep|> STRING\n",
+    "exit_state: <|exit_normal|> | <|exit_error|> | <|exit_never|>\n",
+);
+
+const INVERSE_STATES: &str = concat!(
+    "state: inv_call_state | inv_line_state | inv_line_call_state | inv_return_state\n",
+    "    | inv_exception_state | <|inv_exit_entry|>\n",
+    "inv_call_state: <|inv_call_sep|> <|src_sep|> SRC <|arg_sep|> locals\n",
+    "inv_line_state: <|inv_line_sep|> <|src_sep|> SRC <|arg_sep|> locals\n",
+    "inv_line_call_state: <|inv_line_call_sep|> <|src_sep|> SRC <|arg_sep|> locals\n",
+    "inv_return_state: <|inv_return_sep|> <|src_sep|> SRC <|arg_sep|> STRING\n",
+    "inv_exception_state: <|inv_exception_sep|> <|src_sep|> SRC <|arg_sep|> STRING\n",
+);
+
+/// The `SRC` terminal: the source's distinct non-blank lines, or any line.
+fn src_terminal(source: Option<&str>) -> String {
+    let Some(source) = source else {
+        return ANY_SRC.to_string();
+    };
+    let mut lines: Vec<&str> = Vec::new();
+    for line in source.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if !line.trim().is_empty() && !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    if lines.is_empty() {
+        return ANY_SRC.to_string();
+    }
+    let alternatives: Vec<String> = lines.iter().map(|line| lark_string(line)).collect();
+    format!("SRC: {}", alternatives.join("\n    | "))
+}
+
+/// `text` as a Lark string literal: double quotes, with `"`, `\` and control
+/// characters escaped.
+fn lark_string(text: &str) -> String {
+    let mut literal = String::with_capacity(text.len() + 2);
+    literal.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => literal.push_str("\\\""),
+            '\\' => literal.push_str("\\\\"),
+            '\n' => literal.push_str("\\n"),
+            '\r' => literal.push_str("\\r"),
+            '\t' => literal.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                literal.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => literal.push(c),
+        }
+    }
+    literal.push('"');
+    literal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{
+        EXCEPTION_SEP, EXIT_ERROR, EXIT_NEVER, EXIT_NORMAL, INV_CALL_SEP, INV_EXCEPTION_SEP,
+        INV_EXIT_ENTRY, INV_LINE_CALL_SEP, INV_LINE_SEP, INV_RETURN_SEP, LINE_SEP, RETURN_SEP,
+        SPECIAL_TOKENS,
+    };
+
+    /// The special tokens a grammar refers to.
+    fn tokens_in(grammar: &str) -> Vec<&str> {
+        let mut found = Vec::new();
+        let mut rest = grammar;
+        while let Some(at) = rest.find("<|") {
+            let end = rest[at..].find("|>").map_or(rest.len(), |end| at + end + 2);
+            found.push(&rest[at..end]);
+            rest = &rest[end..];
+        }
+        found
+    }
+
+    #[test]
+    fn grammars_only_name_the_language_tokens() {
+        for grammar in [
+            state_grammar(None, false),
+            state_grammar(None, true),
+            state_grammar(Some("def f():\n    return 1\n"), false),
+            trajectory_grammar(),
+        ] {
+            for token in tokens_in(&grammar) {
+                assert!(SPECIAL_TOKENS.contains(&token), "{token} in {grammar}");
+            }
+        }
+    }
+
+    #[test]
+    fn forward_and_inverse_grammars_name_their_own_events() {
+        let forward = state_grammar(None, false);
+        let inverse = state_grammar(None, true);
+        for token in [
+            LINE_SEP,
+            RETURN_SEP,
+            EXCEPTION_SEP,
+            EXIT_NORMAL,
+            EXIT_ERROR,
+            EXIT_NEVER,
+        ] {
+            assert!(
+                forward.contains(token) && !inverse.contains(token),
+                "{token}"
+            );
+        }
+        for token in [
+            INV_CALL_SEP,
+            INV_LINE_SEP,
+            INV_LINE_CALL_SEP,
+            INV_RETURN_SEP,
+            INV_EXCEPTION_SEP,
+            INV_EXIT_ENTRY,
+        ] {
+            assert!(
+                inverse.contains(token) && !forward.contains(token),
+                "{token}"
+            );
+        }
+        // `<|frame_sep|>` is already in the prompt.
+        assert!(!forward.contains(FRAME_SEP) && !inverse.contains(FRAME_SEP));
+    }
+
+    #[test]
+    fn source_lines_become_escaped_distinct_literals() {
+        let source =
+            "def f(s):\r\n    return \"a\\\" + s\n\n    return \"a\\\" + s\n\tx = '\u{1}é'\n";
+        let grammar = state_grammar(Some(source), false);
+        let src = grammar
+            .lines()
+            .skip_while(|line| !line.starts_with("SRC:"))
+            .collect::<Vec<_>>();
+        assert_eq!(
+            src,
+            [
+                r#"SRC: "def f(s):""#,
+                r#"    | "    return \"a\\\" + s""#,
+                r#"    | "\tx = '\u0001é'""#,
+            ]
+        );
+        assert!(state_grammar(Some(" \n\n"), false).contains(ANY_SRC));
+    }
+}

@@ -1,0 +1,82 @@
+//! The JSON shape of debugger states shared by every front end
+//! (`ndb step`, `ndb trace`, the agent tools):
+//! `{"event", "line", "depth", "locals", "value", "status"}`.
+
+use ndb_grammar::{Locals, StateView};
+use serde_json::{json, Map, Value};
+
+/// A state as one JSON object. `None` is the inverse exit before the entry
+/// call: an `exit` with no status.
+pub fn state_to_json(view: Option<&StateView>) -> Value {
+    match view {
+        Some(StateView::Event {
+            kind,
+            line,
+            depth,
+            locals,
+            value,
+        }) => json!({
+            "event": kind.as_str(),
+            "line": line,
+            "depth": depth,
+            "locals": locals.as_ref().map(locals_to_json),
+            "value": value,
+            "status": Value::Null,
+        }),
+        Some(StateView::Exit { status, value }) => json!({
+            "event": "exit",
+            "line": Value::Null,
+            "depth": Value::Null,
+            "locals": Value::Null,
+            "value": value,
+            "status": status.as_str(),
+        }),
+        None => json!({
+            "event": "exit",
+            "line": Value::Null,
+            "depth": Value::Null,
+            "locals": Value::Null,
+            "value": Value::Null,
+            "status": Value::Null,
+        }),
+    }
+}
+
+/// Locals as a JSON object, keeping their order.
+pub fn locals_to_json(locals: &Locals) -> Value {
+    let mut map = Map::new();
+    for (name, value) in locals {
+        map.insert(name.clone(), Value::String(value.clone()));
+    }
+    Value::Object(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndb_grammar::{EventKind, ExitStatus};
+
+    #[test]
+    fn renders_every_kind_of_state() {
+        let line = StateView::Event {
+            kind: EventKind::Line,
+            line: 3,
+            depth: 0,
+            locals: Some(vec![("x".into(), "5".into()), ("acc".into(), "[]".into())]),
+            value: None,
+        };
+        assert_eq!(
+            state_to_json(Some(&line)).to_string(),
+            r#"{"event":"line","line":3,"depth":0,"locals":{"x":"5","acc":"[]"},"value":null,"status":null}"#
+        );
+        let exit = StateView::Exit {
+            status: ExitStatus::Error,
+            value: Some("ValueError('x')".into()),
+        };
+        assert_eq!(
+            state_to_json(Some(&exit)).to_string(),
+            r#"{"event":"exit","line":null,"depth":null,"locals":null,"value":"ValueError('x')","status":"error"}"#
+        );
+        assert_eq!(state_to_json(None)["status"], Value::Null);
+    }
+}

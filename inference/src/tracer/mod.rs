@@ -1,0 +1,779 @@
+//! The real tracer: runs one entry call of a Python file under `sys.settrace`
+//! in a bounded child process and turns what it reports into a
+//! [`ndb_grammar::Trace`].
+//!
+//! The tracing script, `ndb_tracer.py`, is compiled into the binary and run as
+//! `PYTHON -B -c <script> --file=PATH --call=EXPR --max-events=N ...`, so
+//! nothing has to be installed next to the binary. It writes one JSON object
+//! per line on its original stdout (the protocol channel; the user's own
+//! output is captured into the exit line) in this order: `ready` (the
+//! interpreter started the script), an `error` (setup failed: syntax, entry
+//! call, top level) or `start` (tracing begins), one `event` per call, line,
+//! return and exception of the file's frames, and one `exit`. The child runs
+//! with `PYTHONHASHSEED=0` so set and dict orders of strings are reproducible.
+//!
+//! The run is bounded on both sides: the script stops itself at the event,
+//! time and memory limits (writing an `exit` line with status `never`), and
+//! this side kills it a little after the time limit and when its protocol
+//! output grows past a bound. Events received before a kill or a crash are
+//! kept; the exit is then made up here.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use ndb_grammar::{Event, EventKind, Exit, ExitStatus, Trace};
+use serde_json::{Map, Value};
+
+/// The text of the tracing script.
+pub const TRACER_SCRIPT: &str = include_str!("ndb_tracer.py");
+
+/// The file name [`write_tracer_script`] gives the script.
+pub const TRACER_SCRIPT_FILE_NAME: &str = "ndb_tracer.py";
+
+/// How long after the time limit the child is killed when it has not
+/// stopped itself (it checks the limit only between events).
+const KILL_GRACE: Duration = Duration::from_secs(1);
+/// How often the child is polled while no output arrives.
+const POLL_INTERVAL: Duration = Duration::from_millis(10);
+/// How long output still in the pipe is awaited once the child has ended.
+const DRAIN_TIMEOUT: Duration = Duration::from_millis(500);
+/// The most of the child's stderr kept (its end: that is where a traceback
+/// or a crash message is).
+const MAX_STDERR_BYTES: usize = 64 * 1024;
+/// The most of stderr quoted in an error message.
+const STDERR_EXCERPT_BYTES: usize = 2_000;
+
+/// Bounds and settings of one traced run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracerConfig {
+    /// The Python interpreter (3.8 or newer) that runs the user's code.
+    pub python: PathBuf,
+    /// The run ends `never` when one more event would exceed this.
+    pub max_events: usize,
+    /// Wall-clock limit of the whole child process (loading included).
+    pub time_limit: Duration,
+    /// Address-space limit (`RLIMIT_AS`) of the child; 0 sets none.
+    pub memory_limit_bytes: u64,
+    /// The most of the program's stdout kept; the rest is counted.
+    pub max_stdout_bytes: usize,
+    /// The most protocol output read before the child is killed.
+    pub max_protocol_bytes: usize,
+    /// Longest `repr()` text of one leaf value before it is cut.
+    pub max_repr_chars: usize,
+    /// Most items of one container shown.
+    pub max_items: usize,
+}
+
+impl Default for TracerConfig {
+    fn default() -> Self {
+        TracerConfig {
+            python: PathBuf::from("python3"),
+            max_events: 10_000,
+            time_limit: Duration::from_secs(10),
+            memory_limit_bytes: 1 << 30,
+            max_stdout_bytes: 64 * 1024,
+            max_protocol_bytes: 64 * 1024 * 1024,
+            max_repr_chars: 200,
+            max_items: 50,
+        }
+    }
+}
+
+/// Why no trace could be recorded. A run that starts and then fails, loops
+/// or dies is not an error: it is a [`Trace`] whose exit says so.
+#[derive(Debug, thiserror::Error)]
+pub enum TracerError {
+    #[error("could not start Python interpreter `{python}`: {reason} (use --python)")]
+    PythonNotFound { python: String, reason: String },
+    /// The file does not compile; the message names the line.
+    #[error("{0}")]
+    Syntax(String),
+    /// The entry call does not parse, is not a call, names nothing, is not
+    /// callable, or evaluating its arguments raised.
+    #[error("{0}")]
+    EntryCall(String),
+    /// The file's top level raised, died or did not finish.
+    #[error("{0}")]
+    Load(String),
+    #[error("the entry call `{entry_call}` ran no code of the traced file")]
+    NoEvents { entry_call: String },
+    #[error("malformed tracer output: {0}")]
+    Protocol(String),
+    #[error("tracer I/O error: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Record `entry_call` (such as `f([1, 2], k=3)`) evaluated in the module
+/// made from the file at `path`.
+pub fn trace_file(
+    path: &Path,
+    entry_call: &str,
+    config: &TracerConfig,
+) -> Result<Trace, TracerError> {
+    let source = String::from_utf8_lossy(&std::fs::read(path)?).into_owned();
+    let outcome = run_tracer(path, entry_call, config)?;
+    Ok(Trace {
+        source,
+        entry_call: entry_call.to_string(),
+        events: outcome.events,
+        exit: outcome.exit,
+        stdout: outcome.stdout,
+    })
+}
+
+/// Record `entry_call` on `source`, written to a private temporary file
+/// (removed afterwards). Error messages name the file `<source>`.
+pub fn trace_source(
+    source: &str,
+    entry_call: &str,
+    config: &TracerConfig,
+) -> Result<Trace, TracerError> {
+    let directory = TempDirectory::create()?;
+    let path = directory.path.join(format!("{}.py", directory.module_stem));
+    std::fs::write(&path, source)?;
+    let outcome = run_tracer(&path, entry_call, config).map_err(|error| hide_path(error, &path))?;
+    Ok(Trace {
+        source: source.to_string(),
+        entry_call: entry_call.to_string(),
+        events: outcome.events,
+        exit: outcome.exit,
+        stdout: outcome.stdout,
+    })
+}
+
+/// Write the tracing script into `dir` as `ndb_tracer.py` and return its
+/// path, for tools that import its functions (`bounded_repr`, `load_target`,
+/// `parse_entry_call`, `is_target_frame`) to agree with the tracer.
+pub fn write_tracer_script(dir: &Path) -> io::Result<PathBuf> {
+    let path = dir.join(TRACER_SCRIPT_FILE_NAME);
+    std::fs::write(&path, TRACER_SCRIPT)?;
+    Ok(path)
+}
+
+/// What a finished run produced.
+struct RunOutcome {
+    events: Vec<Event>,
+    exit: Exit,
+    stdout: String,
+}
+
+/// One line of the protocol.
+#[derive(Debug)]
+enum ProtocolLine {
+    Ready,
+    Start,
+    Event(Event),
+    Exit { exit: Exit, stdout: String },
+    Error { kind: String, message: String },
+}
+
+/// What the protocol reader thread passes on.
+enum ReaderMessage {
+    Line(ProtocolLine),
+    Malformed(String),
+    LimitReached,
+}
+
+/// How the child process ended.
+enum Ending {
+    Exited(std::process::ExitStatus),
+    TimedOut,
+    ProtocolLimit,
+    Malformed,
+}
+
+/// Everything read from the protocol channel.
+#[derive(Default)]
+struct Collected {
+    ready: bool,
+    started: bool,
+    events: Vec<Event>,
+    exit: Option<(Exit, String)>,
+    setup_error: Option<(String, String)>,
+    malformed: Option<String>,
+    limit_reached: bool,
+}
+
+impl Collected {
+    fn take(&mut self, message: ReaderMessage) {
+        // Nothing after the exit line belongs to the run.
+        if self.exit.is_some() || self.setup_error.is_some() {
+            return;
+        }
+        match message {
+            ReaderMessage::Line(ProtocolLine::Ready) => self.ready = true,
+            ReaderMessage::Line(ProtocolLine::Start) => self.started = true,
+            ReaderMessage::Line(ProtocolLine::Event(event)) => self.events.push(event),
+            ReaderMessage::Line(ProtocolLine::Exit { exit, stdout }) => {
+                self.exit = Some((exit, stdout))
+            }
+            ReaderMessage::Line(ProtocolLine::Error { kind, message }) => {
+                self.setup_error = Some((kind, message))
+            }
+            ReaderMessage::Malformed(text) => {
+                self.malformed.get_or_insert(text);
+            }
+            ReaderMessage::LimitReached => self.limit_reached = true,
+        }
+    }
+}
+
+/// The child process, killed and reaped on every path out.
+struct ChildGuard {
+    child: Child,
+    reaped: bool,
+}
+
+impl ChildGuard {
+    fn kill(&mut self) {
+        if !self.reaped {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            self.reaped = true;
+        }
+    }
+
+    fn try_wait(&mut self) -> io::Result<Option<std::process::ExitStatus>> {
+        let status = self.child.try_wait()?;
+        if status.is_some() {
+            self.reaped = true;
+        }
+        Ok(status)
+    }
+}
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn run_tracer(
+    path: &Path,
+    entry_call: &str,
+    config: &TracerConfig,
+) -> Result<RunOutcome, TracerError> {
+    let mut command = Command::new(&config.python);
+    command
+        .arg("-B")
+        .arg("-c")
+        .arg(TRACER_SCRIPT)
+        .arg(prefixed("--file=", path.as_os_str()))
+        .arg(format!("--call={entry_call}"))
+        .arg(format!("--max-events={}", config.max_events))
+        .arg(format!("--time-limit={}", config.time_limit.as_secs_f64()))
+        .arg(format!("--memory-limit={}", config.memory_limit_bytes))
+        .arg(format!("--max-stdout={}", config.max_stdout_bytes))
+        .arg(format!("--max-repr={}", config.max_repr_chars))
+        .arg(format!("--max-items={}", config.max_items))
+        .env("PYTHONHASHSEED", "0")
+        .env("PYTHONIOENCODING", "utf-8")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = Instant::now();
+    let child = command
+        .spawn()
+        .map_err(|error| TracerError::PythonNotFound {
+            python: config.python.display().to_string(),
+            reason: error.to_string(),
+        })?;
+    let mut child = ChildGuard {
+        child,
+        reaped: false,
+    };
+    let stdout = child.child.stdout.take().expect("stdout is piped");
+    let stderr = child.child.stderr.take().expect("stderr is piped");
+
+    let (sender, receiver) = mpsc::channel();
+    let max_protocol_bytes = config.max_protocol_bytes;
+    thread::Builder::new()
+        .name("ndb-tracer-protocol".into())
+        .spawn(move || read_protocol(stdout, max_protocol_bytes, sender))?;
+    let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+    let stderr_sink = Arc::clone(&stderr_tail);
+    thread::Builder::new()
+        .name("ndb-tracer-stderr".into())
+        .spawn(move || drain_stderr(stderr, &stderr_sink))?;
+
+    let deadline = started.checked_add(config.time_limit.saturating_add(KILL_GRACE));
+    let mut collected = Collected::default();
+    let ending = watch(&mut child, &receiver, &mut collected, deadline)?;
+    // Keep what was already written before the child ended or was killed.
+    if !matches!(ending, Ending::ProtocolLimit | Ending::Malformed) {
+        let drain_until = Instant::now() + DRAIN_TIMEOUT;
+        while let Ok(message) =
+            receiver.recv_timeout(drain_until.saturating_duration_since(Instant::now()))
+        {
+            collected.take(message);
+        }
+    }
+    let stderr = {
+        let kept = stderr_tail
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        String::from_utf8_lossy(&kept).into_owned()
+    };
+    conclude(collected, ending, &stderr, entry_call, config)
+}
+
+/// Wait for the child to end, collecting protocol lines, and kill it at the
+/// deadline or when its output is out of bounds.
+fn watch(
+    child: &mut ChildGuard,
+    receiver: &Receiver<ReaderMessage>,
+    collected: &mut Collected,
+    deadline: Option<Instant>,
+) -> Result<Ending, TracerError> {
+    let mut reader_done = false;
+    loop {
+        if reader_done {
+            thread::sleep(POLL_INTERVAL);
+        } else {
+            match receiver.recv_timeout(POLL_INTERVAL) {
+                Ok(message) => collected.take(message),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => reader_done = true,
+            }
+        }
+        if collected.limit_reached {
+            child.kill();
+            return Ok(Ending::ProtocolLimit);
+        }
+        if collected.malformed.is_some() {
+            child.kill();
+            return Ok(Ending::Malformed);
+        }
+        if let Some(status) = child.try_wait()? {
+            return Ok(Ending::Exited(status));
+        }
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            child.kill();
+            return Ok(Ending::TimedOut);
+        }
+    }
+}
+
+/// Turn what was read and how the child ended into a run or an error.
+fn conclude(
+    collected: Collected,
+    ending: Ending,
+    stderr: &str,
+    entry_call: &str,
+    config: &TracerConfig,
+) -> Result<RunOutcome, TracerError> {
+    if let Some(text) = collected.malformed {
+        return Err(TracerError::Protocol(text));
+    }
+    if let Some((kind, message)) = collected.setup_error {
+        return Err(match kind.as_str() {
+            "syntax" => TracerError::Syntax(message),
+            "entry" => TracerError::EntryCall(message),
+            "load" => TracerError::Load(message),
+            _ => TracerError::Protocol(format!("the tracer failed ({kind}): {message}")),
+        });
+    }
+    let time_limit = format_seconds(config.time_limit);
+    if !collected.ready {
+        let how = match &ending {
+            Ending::TimedOut => format!("did not start within {time_limit}"),
+            Ending::Exited(status) => format!("wrote nothing and {}", describe_status(status)),
+            _ => "wrote nothing".to_string(),
+        };
+        return Err(TracerError::Protocol(format!(
+            "the tracer {how}; it needs Python 3.8 or newer{}",
+            stderr_excerpt(stderr)
+        )));
+    }
+    if !collected.started {
+        return Err(match &ending {
+            Ending::TimedOut => TracerError::Load(format!(
+                "running the file's top level and evaluating the entry call did not finish \
+                 within the time limit of {time_limit}"
+            )),
+            Ending::Exited(status) => TracerError::Load(format!(
+                "the process {} while running the file's top level or evaluating the entry call{}",
+                describe_status(status),
+                stderr_excerpt(stderr)
+            )),
+            _ => TracerError::Protocol("the tracer ended before tracing started".to_string()),
+        });
+    }
+    if collected.events.is_empty() {
+        return Err(TracerError::NoEvents {
+            entry_call: entry_call.to_string(),
+        });
+    }
+    let (exit, stdout) = match collected.exit {
+        Some(exit) => exit,
+        None => (made_up_exit(&ending, stderr, config), String::new()),
+    };
+    Ok(RunOutcome {
+        events: collected.events,
+        exit,
+        stdout,
+    })
+}
+
+/// The exit of a run whose child ended without writing one.
+fn made_up_exit(ending: &Ending, stderr: &str, config: &TracerConfig) -> Exit {
+    match ending {
+        Ending::Exited(status) => Exit {
+            status: ExitStatus::Error,
+            value: Some(format!(
+                "<process {} before the call returned>",
+                describe_status(status)
+            )),
+            reason: Some(format!(
+                "the process {} before the entry call returned (os._exit or a crash){}",
+                describe_status(status),
+                stderr_excerpt(stderr)
+            )),
+        },
+        Ending::ProtocolLimit => Exit {
+            status: ExitStatus::Never,
+            value: None,
+            reason: Some(format!(
+                "tracer output limit of {} bytes reached",
+                config.max_protocol_bytes
+            )),
+        },
+        Ending::TimedOut | Ending::Malformed => Exit {
+            status: ExitStatus::Never,
+            value: None,
+            reason: Some(format!(
+                "time limit of {} reached",
+                format_seconds(config.time_limit)
+            )),
+        },
+    }
+}
+
+/// `exited with code 3`, `was killed by signal 9 (SIGKILL)`.
+fn describe_status(status: &std::process::ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exited with code {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return match signal_name(signal) {
+                Some(name) => format!("was killed by signal {signal} ({name})"),
+                None => format!("was killed by signal {signal}"),
+            };
+        }
+    }
+    "ended".to_string()
+}
+
+#[cfg(unix)]
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => return None,
+    })
+}
+
+/// `2s`, `0.5s`: the way the script writes seconds too (`%g`).
+fn format_seconds(duration: Duration) -> String {
+    format!("{}s", duration.as_secs_f64())
+}
+
+/// `; stderr: ...` with the end of stderr, or nothing when it is empty.
+fn stderr_excerpt(stderr: &str) -> String {
+    let trimmed = stderr.trim();
+    if trimmed.is_empty() {
+        return String::new();
+    }
+    let mut start = trimmed.len().saturating_sub(STDERR_EXCERPT_BYTES);
+    while !trimmed.is_char_boundary(start) {
+        start += 1;
+    }
+    let cut = if start > 0 { "..." } else { "" };
+    format!("; stderr: {cut}{}", &trimmed[start..])
+}
+
+fn prefixed(prefix: &str, value: &std::ffi::OsStr) -> OsString {
+    let mut text = OsString::from(prefix);
+    text.push(value);
+    text
+}
+
+/// Read the protocol line by line until the child closes it or it outgrows
+/// `max_bytes`. A last line without its newline was cut by the child's end
+/// and is dropped.
+fn read_protocol(stdout: ChildStdout, max_bytes: usize, sender: Sender<ReaderMessage>) {
+    let mut reader = BufReader::new(stdout);
+    let mut total = 0usize;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let allowed = max_bytes.saturating_sub(total) as u64 + 1;
+        let read = match (&mut reader).take(allowed).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(read) => read,
+        };
+        total += read;
+        if total > max_bytes {
+            let _ = sender.send(ReaderMessage::LimitReached);
+            return;
+        }
+        if line.last() != Some(&b'\n') {
+            return;
+        }
+        let message = match parse_line(&line) {
+            Ok(parsed) => ReaderMessage::Line(parsed),
+            Err(problem) => ReaderMessage::Malformed(problem),
+        };
+        if sender.send(message).is_err() {
+            return;
+        }
+    }
+}
+
+/// Keep the last [`MAX_STDERR_BYTES`] of the child's stderr.
+fn drain_stderr(mut stderr: ChildStderr, kept: &Mutex<Vec<u8>>) {
+    let mut chunk = [0u8; 8192];
+    loop {
+        let read = match stderr.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(read) => read,
+        };
+        let mut kept = kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        kept.extend_from_slice(&chunk[..read]);
+        if kept.len() > MAX_STDERR_BYTES {
+            let excess = kept.len() - MAX_STDERR_BYTES;
+            kept.drain(..excess);
+        }
+    }
+}
+
+fn parse_line(bytes: &[u8]) -> Result<ProtocolLine, String> {
+    let excerpt = || {
+        let text = String::from_utf8_lossy(bytes);
+        let text = text.trim_end();
+        match text.char_indices().nth(200) {
+            Some((cut, _)) => format!("{}...", &text[..cut]),
+            None => text.to_string(),
+        }
+    };
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|error| format!("{error} in line {}", excerpt()))?;
+    let object = value
+        .as_object()
+        .ok_or_else(|| format!("a line is not a JSON object: {}", excerpt()))?;
+    let parsed = match object.get("type").and_then(Value::as_str) {
+        Some("ready") => Ok(ProtocolLine::Ready),
+        Some("start") => Ok(ProtocolLine::Start),
+        Some("event") => parse_event(object).map(ProtocolLine::Event),
+        Some("exit") => parse_exit(object),
+        Some("error") => Ok(ProtocolLine::Error {
+            kind: string_field(object, "kind")?,
+            message: string_field(object, "message")?,
+        }),
+        _ => Err("unknown line type".to_string()),
+    };
+    parsed.map_err(|problem| format!("{problem} in line {}", excerpt()))
+}
+
+fn parse_event(object: &Map<String, Value>) -> Result<Event, String> {
+    let kind_text = string_field(object, "kind")?;
+    let kind =
+        EventKind::parse(&kind_text).ok_or_else(|| format!("unknown event kind `{kind_text}`"))?;
+    let locals = object
+        .get("locals")
+        .and_then(Value::as_array)
+        .ok_or("`locals` is not a list")?
+        .iter()
+        .map(|pair| match pair.as_array().map(Vec::as_slice) {
+            Some([Value::String(name), Value::String(value)]) => Ok((name.clone(), value.clone())),
+            _ => Err("a local is not a [name, repr] pair".to_string()),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Event {
+        kind,
+        line: u32_field(object, "line")?,
+        depth: u32_field(object, "depth")?,
+        frame: u32_field(object, "frame")?,
+        parent_frame: match object.get("parent") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(u32_field(object, "parent")?),
+        },
+        function: string_field(object, "function")?,
+        generator: bool_field(object, "generator")?,
+        locals,
+        value: optional_string_field(object, "value")?,
+        exception_type: optional_string_field(object, "exception_type")?,
+        traceback_is_none: bool_field(object, "traceback_is_none")?,
+    })
+}
+
+fn parse_exit(object: &Map<String, Value>) -> Result<ProtocolLine, String> {
+    let status_text = string_field(object, "status")?;
+    let status = ExitStatus::parse(&status_text)
+        .ok_or_else(|| format!("unknown exit status `{status_text}`"))?;
+    Ok(ProtocolLine::Exit {
+        exit: Exit {
+            status,
+            value: optional_string_field(object, "value")?,
+            reason: optional_string_field(object, "reason")?,
+        },
+        stdout: optional_string_field(object, "stdout")?.unwrap_or_default(),
+    })
+}
+
+fn string_field(object: &Map<String, Value>, name: &str) -> Result<String, String> {
+    match object.get(name) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        _ => Err(format!("`{name}` is not a string")),
+    }
+}
+
+fn optional_string_field(
+    object: &Map<String, Value>,
+    name: &str,
+) -> Result<Option<String>, String> {
+    match object.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(format!("`{name}` is not a string or null")),
+    }
+}
+
+fn u32_field(object: &Map<String, Value>, name: &str) -> Result<u32, String> {
+    object
+        .get(name)
+        .and_then(Value::as_u64)
+        .and_then(|number| u32::try_from(number).ok())
+        .ok_or_else(|| format!("`{name}` is not a small non-negative integer"))
+}
+
+fn bool_field(object: &Map<String, Value>, name: &str) -> Result<bool, String> {
+    object
+        .get(name)
+        .and_then(Value::as_bool)
+        .ok_or_else(|| format!("`{name}` is not a boolean"))
+}
+
+/// Replace the temporary file's path in an error message by `<source>`.
+fn hide_path(error: TracerError, path: &Path) -> TracerError {
+    let shown = path.display().to_string();
+    let hide = |message: String| message.replace(&shown, "<source>");
+    match error {
+        TracerError::Syntax(message) => TracerError::Syntax(hide(message)),
+        TracerError::EntryCall(message) => TracerError::EntryCall(hide(message)),
+        TracerError::Load(message) => TracerError::Load(hide(message)),
+        TracerError::Protocol(message) => TracerError::Protocol(hide(message)),
+        other => other,
+    }
+}
+
+/// A fresh private directory under the system's temporary directory,
+/// removed with everything in it when dropped.
+struct TempDirectory {
+    path: PathBuf,
+    /// A module name unique to this directory: `ndb_target_<pid>_<n>`.
+    module_stem: String,
+}
+
+impl TempDirectory {
+    fn create() -> io::Result<TempDirectory> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let pid = std::process::id();
+        loop {
+            let serial = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|elapsed| elapsed.subsec_nanos())
+                .unwrap_or(0);
+            let path = std::env::temp_dir().join(format!("ndb-trace-{pid}-{serial}-{nanos}"));
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                builder.mode(0o700);
+            }
+            match builder.create(&path) {
+                Ok(()) => {
+                    return Ok(TempDirectory {
+                        path,
+                        module_stem: format!("ndb_target_{pid}_{serial}"),
+                    })
+                }
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(error) => return Err(error),
+            }
+        }
+    }
+}
+
+impl Drop for TempDirectory {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_fits_in_one_command_line_argument() {
+        // Linux refuses a single argument longer than 128 KiB (MAX_ARG_STRLEN).
+        assert!(
+            TRACER_SCRIPT.len() < 100_000,
+            "{} bytes",
+            TRACER_SCRIPT.len()
+        );
+    }
+
+    #[test]
+    fn parses_an_event_line() {
+        let line = br#"{"type":"event","kind":"exception","line":3,"depth":1,"frame":2,"parent":1,"function":"f","generator":false,"locals":[["x","1"]],"value":"ValueError('a')","exception_type":"ValueError","traceback_is_none":false}
+"#;
+        let Ok(ProtocolLine::Event(event)) = parse_line(line) else {
+            panic!("not an event");
+        };
+        assert_eq!(event.kind, EventKind::Exception);
+        assert_eq!(
+            (event.line, event.depth, event.frame, event.parent_frame),
+            (3, 1, 2, Some(1))
+        );
+        assert_eq!(event.locals, vec![("x".to_string(), "1".to_string())]);
+        assert_eq!(event.exception_type.as_deref(), Some("ValueError"));
+    }
+
+    #[test]
+    fn rejects_malformed_lines() {
+        assert!(parse_line(b"not json\n").is_err());
+        assert!(parse_line(br#"{"type":"event","kind":"jump"}"#).is_err());
+        assert!(parse_line(br#"{"type":"exit","status":"maybe"}"#).is_err());
+        assert!(parse_line(br#"{"type":"nonsense"}"#).is_err());
+    }
+
+    #[test]
+    fn seconds_read_like_the_script_writes_them() {
+        assert_eq!(format_seconds(Duration::from_secs(2)), "2s");
+        assert_eq!(format_seconds(Duration::from_millis(500)), "0.5s");
+    }
+}

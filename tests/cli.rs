@@ -1,0 +1,191 @@
+//! Black-box tests of `ndb trace` and `ndb step`: the real binary, the real
+//! Python interpreter, outputs compared with snapshots.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ndb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ndb"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("ndb runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let output = ndb(args);
+    assert!(
+        output.status.success(),
+        "ndb {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("utf-8 output")
+}
+
+fn stderr_of_failure(args: &[&str]) -> String {
+    let output = ndb(args);
+    assert!(!output.status.success(), "ndb {args:?} should fail");
+    assert!(output.stdout.is_empty(), "nothing on stdout when failing");
+    String::from_utf8(output.stderr).expect("utf-8 errors")
+}
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from("tests/fixtures").join(name);
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn step_over_the_quickstart_example() {
+    insta::assert_snapshot!(stdout_of(&[
+        "step",
+        "examples/quickstart.py",
+        "--call",
+        "mean_of_evens([3, 4, 7, 10])",
+        "--actions",
+        "step_over,step_over,step_into,step_into,step_into,step_return,breakpoint:14,step_return,continue",
+    ]));
+}
+
+#[test]
+fn inverse_actions_start_from_the_state_reached() {
+    insta::assert_snapshot!(stdout_of(&[
+        "step",
+        "examples/quickstart.py",
+        "--call",
+        "mean_of_evens([3, 4, 7, 10])",
+        "--actions",
+        "continue,inv_step_over,inv_step_over,inv_step_into,inv_step_into,inv_step_call,inv_step_into",
+    ]));
+}
+
+#[test]
+fn text_format_prints_the_text_language() {
+    insta::assert_snapshot!(stdout_of(&[
+        "step",
+        &fixture("same_text.py"),
+        "--call",
+        "clamp(12, 0, 10)",
+        "--actions",
+        "step_over,step_over,step_over,breakpoint:7,step_into,inv_step_call",
+        "--format",
+        "text",
+    ]));
+}
+
+#[test]
+fn generators_step_like_pdb() {
+    insta::assert_snapshot!(stdout_of(&[
+        "step",
+        &fixture("generators.py"),
+        "--call",
+        "total(2)",
+        "--actions",
+        "step_over,step_over,step_into,step_over,step_over,step_over,step_return,step_return",
+    ]));
+}
+
+#[test]
+fn trace_prints_the_whole_run() {
+    let out = stdout_of(&["trace", &fixture("raises.py"), "--call", "parse_age('-3')"]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn an_uncaught_exception_ends_in_an_error_exit() {
+    let out = stdout_of(&[
+        "step",
+        &fixture("raises.py"),
+        "--call",
+        "parse_age('x')",
+        "--actions",
+        "continue",
+    ]);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "exit");
+    assert_eq!(last["status"], "error");
+    assert!(last["value"].as_str().unwrap().starts_with("ValueError("));
+}
+
+#[test]
+fn a_breakpoint_never_reached_lands_on_the_exit() {
+    let out = stdout_of(&[
+        "step",
+        &fixture("raises.py"),
+        "--call",
+        "parse_age('5')",
+        "--actions",
+        "breakpoint:4",
+    ]);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "exit");
+    assert_eq!(last["status"], "normal");
+    assert_eq!(last["value"], "5");
+}
+
+#[test]
+fn a_program_that_never_ends_is_cut_off() {
+    let output = ndb(&[
+        "step",
+        &fixture("loops_forever.py"),
+        "--call",
+        "spin(1)",
+        "--actions",
+        "breakpoint:4,continue",
+        "--max-events",
+        "500",
+    ]);
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).unwrap();
+    let states: Vec<serde_json::Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(states[1]["line"], 4);
+    assert_eq!(states[1]["locals"]["i"], "0");
+    assert_eq!(states[2]["status"], "never");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("event limit"), "{stderr}");
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let syntax = stderr_of_failure(&[
+        "step",
+        &fixture("syntax_error.py"),
+        "--call",
+        "f(1)",
+        "--actions",
+        "step_into",
+    ]);
+    assert!(syntax.contains("syntax error"), "{syntax}");
+    assert!(syntax.contains("line 2"), "{syntax}");
+
+    let not_a_call = stderr_of_failure(&["trace", &fixture("raises.py"), "--call", "parse_age("]);
+    assert!(not_a_call.contains("parse_age("), "{not_a_call}");
+
+    let unknown = stderr_of_failure(&["trace", &fixture("raises.py"), "--call", "nothing_here(1)"]);
+    assert!(unknown.contains("nothing_here"), "{unknown}");
+
+    let action = stderr_of_failure(&[
+        "step",
+        &fixture("raises.py"),
+        "--call",
+        "parse_age('1')",
+        "--actions",
+        "step_into,jump",
+    ]);
+    assert!(action.contains("unknown action `jump`"), "{action}");
+
+    let missing = stderr_of_failure(&["trace", "tests/fixtures/no_such_file.py", "--call", "f()"]);
+    assert!(missing.contains("no such file"), "{missing}");
+
+    let python = stderr_of_failure(&[
+        "trace",
+        &fixture("raises.py"),
+        "--call",
+        "parse_age('1')",
+        "--python",
+        "/nonexistent/python3",
+    ]);
+    assert!(python.contains("/nonexistent/python3"), "{python}");
+}
