@@ -1,0 +1,12 @@
+# entry: flatten([1, [2, [3, 4], []], 5])
+# entry: flatten([])
+
+
+def flatten(items):
+    out = []
+    for item in items:
+        if isinstance(item, list):
+            out.extend(flatten(item))
+        else:
+            out.append(item)
+    return out
