@@ -210,6 +210,8 @@ struct Tally {
     agreed: usize,
     /// Mismatches by action name.
     by_action: BTreeMap<&'static str, (usize, usize)>,
+    /// Differing stops by program.
+    by_program: BTreeMap<String, usize>,
     examples: Vec<String>,
 }
 
@@ -259,7 +261,12 @@ fn compare_program(recorded: &Recorded, tally: &Mutex<Tally>) {
                 local.agreed += 1;
             } else {
                 entry.1 += 1;
-                if local.examples.len() < 3 {
+                let name = file.strip_prefix(repository()).unwrap_or(file);
+                *local
+                    .by_program
+                    .entry(name.display().to_string())
+                    .or_default() += 1;
+                if local.examples.len() < 3 && entry.1 <= 2 {
                     local.examples.push(format!(
                         "{} `{call}` actions {:?} at {position} ({action}):\n  tree: {want}\n  pdb:  {got}",
                         file.strip_prefix(repository()).unwrap_or(file).display(),
@@ -277,8 +284,9 @@ fn compare_program(recorded: &Recorded, tally: &Mutex<Tally>) {
         entry.0 += count;
         entry.1 += bad;
     }
-    if tally.examples.len() < 40 {
-        tally.examples.extend(local.examples);
+    tally.examples.extend(local.examples);
+    for (program, count) in local.by_program {
+        *tally.by_program.entry(program).or_default() += count;
     }
 }
 
@@ -299,7 +307,10 @@ fn the_state_tree_agrees_with_real_pdb() {
     for (action, (count, bad)) in &tally.by_action {
         eprintln!("  {action:<12} {count:>7} stops, {bad:>5} differ");
     }
-    for example in &tally.examples {
+    for (program, count) in &tally.by_program {
+        eprintln!("  {count:>5} differ in {program}");
+    }
+    for example in tally.examples.iter().take(60) {
         eprintln!("{example}");
     }
     assert!(
@@ -483,4 +494,47 @@ fn normalize(trajectory: &mut ndb_grammar::TextTrajectory) {
             *src = text::normalize_src(src);
         }
     }
+}
+
+/// The one deliberate difference (docs/actions.md): an abandoned generator is
+/// finalised (GeneratorExit thrown into it) when CPython drops its last
+/// reference. The tree records the program undisturbed; pdb's own references
+/// to the frames it stopped in keep the generator alive longer, so pdb sees
+/// the finalisation later or not at all. Apart from the finalisation's
+/// events, both see the same stops.
+#[test]
+fn abandoned_generators_are_finalised_where_cpython_does_it() {
+    let file = repository().join("tests/fixtures/abandoned_generator.py");
+    let trace = trace_file(&file, "combined()", &TracerConfig::default()).unwrap();
+    let tree = StateTree::new(trace);
+    let events = tree.events();
+    let finalising = |index: usize| {
+        let start = tree.level_start(index);
+        let end = tree.level_end(start).unwrap_or(events.len() - 1);
+        events[start..=end].iter().any(|event| {
+            event.frame == events[start].frame
+                && event.exception_type.as_deref() == Some("GeneratorExit")
+        })
+    };
+    assert!(
+        (0..events.len()).any(finalising),
+        "the tracer records the generator's finalisation"
+    );
+    let run = vec![Action::StepInto; events.len()];
+    let walk = Walk::new(&tree, tree.start(), &run);
+    let tree_stops: Vec<Value> = std::iter::once(walk.start)
+        .chain(walk.steps.iter().map(|&(_, cursor)| cursor))
+        .take_while(|&cursor| cursor != Cursor::Exit)
+        .filter(|cursor| !cursor.event_index().is_some_and(finalising))
+        .map(|cursor| state_to_json(tree.view(cursor).as_ref()))
+        .collect();
+    let result = &run_driver(&file, "combined()", &[run])[0];
+    let pdb_stops: Vec<Value> = result["stops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|stop| stop["event"] != "exit")
+        .cloned()
+        .collect();
+    assert_eq!(tree_stops, pdb_stops);
 }

@@ -215,6 +215,9 @@ impl StateTree {
             breakpoint: None,
         };
         match action {
+            // At a return stop pdb's `next` turns into `step` once the frame
+            // is gone (the end of `Bdb.dispatch_return`): up to the caller.
+            Action::StepOver if event.kind == EventKind::Return => plain,
             Action::StepOver => StopInfo {
                 stop_frame: StopFrame::Frame(frame),
                 ..plain
