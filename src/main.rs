@@ -80,6 +80,9 @@ struct TracerArgs {
     /// Address-space limit of the traced process, in MiB.
     #[arg(long, default_value_t = 1024)]
     memory_limit_mb: u64,
+    /// Keep at most this many KiB of what the program prints.
+    #[arg(long, default_value_t = 64)]
+    max_output_kb: usize,
 }
 
 impl TracerArgs {
@@ -92,6 +95,7 @@ impl TracerArgs {
             max_events: self.max_events,
             time_limit: Duration::from_secs_f64(self.time_limit),
             memory_limit_bytes: self.memory_limit_mb.saturating_mul(1024 * 1024),
+            max_stdout_bytes: self.max_output_kb.saturating_mul(1024),
             ..TracerConfig::default()
         })
     }
@@ -109,50 +113,36 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Trace {
             file,
             call,
-            format,
+            format: Format::Json,
             limits,
         } => {
             let tree = record(&file, &call, &limits)?;
-            let events = tree.events().len();
-            let walk = Walk::new(&tree, tree.start(), &vec![Action::StepInto; events]);
-            let mut out = std::io::stdout().lock();
-            match format {
-                Format::Json => {
-                    for (index, event) in tree.events().iter().enumerate() {
-                        let mut object = state_to_json(tree.view(Cursor::Event(index)).as_ref());
-                        object["function"] = event.function.clone().into();
-                        object["frame"] = event.frame.into();
-                        writeln!(out, "{object}")?;
-                    }
-                    let exit = &tree.trace().exit;
-                    let mut object = state_to_json(tree.view(Cursor::Exit).as_ref());
-                    object["reason"] = exit.reason.clone().into();
-                    object["stdout"] = tree.trace().stdout.clone().into();
-                    writeln!(out, "{object}")?;
-                }
-                Format::Text => {
-                    // The whole run is the trajectory of repeated step_into.
-                    let mut steps = walk.steps;
-                    if let Some(end) = steps.iter().position(|&(_, cursor)| cursor == Cursor::Exit)
-                    {
-                        steps.truncate(end + 1);
-                    }
-                    let walk = Walk {
-                        start: walk.start,
-                        steps,
-                    };
-                    write!(
-                        out,
-                        "{}",
-                        text::print_trajectory(&walk.to_text(&tree, false))
-                    )?;
-                }
+            for (index, event) in tree.events().iter().enumerate() {
+                let mut object = state_to_json(tree.view(Cursor::Event(index)).as_ref());
+                object["function"] = event.function.clone().into();
+                object["frame"] = event.frame.into();
+                writeln!(out, "{object}")?;
             }
-            Ok(())
+            let mut object = state_to_json(tree.view(Cursor::Exit).as_ref());
+            object["reason"] = tree.trace().exit.reason.clone().into();
+            object["stdout"] = tree.trace().stdout.clone().into();
+            writeln!(out, "{object}")?;
+        }
+        Command::Trace {
+            file,
+            call,
+            format: Format::Text,
+            limits,
+        } => {
+            // In the text language the whole run is repeated step_into.
+            let tree = record(&file, &call, &limits)?;
+            let walk = Walk::until_exit(&tree, tree.start(), Action::StepInto);
+            print_walk(&mut out, &tree, &walk, Format::Text)?;
         }
         Command::Step {
             file,
@@ -165,25 +155,29 @@ fn run(cli: Cli) -> Result<()> {
             let actions = Action::parse_list(&actions)?;
             let tree = record(&file, &call, &limits)?;
             let walk = Walk::new(&tree, tree.start(), &actions);
-            let mut out = std::io::stdout().lock();
-            match format {
-                Format::Json => {
-                    writeln!(out, "{}", state_to_json(tree.view(walk.start).as_ref()))?;
-                    for &(_, cursor) in &walk.steps {
-                        writeln!(out, "{}", state_to_json(tree.view(cursor).as_ref()))?;
-                    }
-                }
-                Format::Text => {
-                    write!(
-                        out,
-                        "{}",
-                        text::print_trajectory(&walk.to_text(&tree, false))
-                    )?;
-                }
-            }
-            Ok(())
+            print_walk(&mut out, &tree, &walk, format)?;
         }
     }
+    Ok(())
+}
+
+/// Prints the states of a walk: one JSON object per line (the start state,
+/// then one per action), or the walk in the text language.
+fn print_walk(out: &mut impl Write, tree: &StateTree, walk: &Walk, format: Format) -> Result<()> {
+    match format {
+        Format::Json => {
+            writeln!(out, "{}", state_to_json(tree.view(walk.start).as_ref()))?;
+            for &(_, cursor) in &walk.steps {
+                writeln!(out, "{}", state_to_json(tree.view(cursor).as_ref()))?;
+            }
+        }
+        Format::Text => write!(
+            out,
+            "{}",
+            text::print_trajectory(&walk.to_text(tree, false))
+        )?,
+    }
+    Ok(())
 }
 
 fn record(file: &std::path::Path, call: &str, limits: &TracerArgs) -> Result<StateTree> {

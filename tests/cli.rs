@@ -189,3 +189,44 @@ fn bad_input_gets_a_clear_error() {
     ]);
     assert!(python.contains("/nonexistent/python3"), "{python}");
 }
+
+#[test]
+fn what_the_program_prints_is_captured_and_bounded() {
+    let out = stdout_of(&[
+        "trace",
+        &fixture("chatty.py"),
+        "--call",
+        "chatter(20000)",
+        "--max-output-kb",
+        "4",
+        "--max-events",
+        "200000",
+        "--time-limit",
+        "60",
+    ]);
+    let exit: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(exit["status"], "normal");
+    assert_eq!(exit["value"], "199990000");
+    let printed = exit["stdout"].as_str().unwrap();
+    assert!(printed.starts_with("line 0 xxx"), "{}", &printed[..40]);
+    assert!(
+        printed.len() < 4 * 1024 + 100,
+        "{} bytes kept",
+        printed.len()
+    );
+    assert!(printed.contains("...<+"), "the cut is marked");
+    // The program's prints never reach ndb's own stdout.
+    assert!(out.lines().all(|line| line.starts_with('{')));
+}
+
+#[test]
+fn trace_in_the_text_language_is_the_run_stepped_into() {
+    insta::assert_snapshot!(stdout_of(&[
+        "trace",
+        &fixture("raises.py"),
+        "--call",
+        "parse_age('-3')",
+        "--format",
+        "text",
+    ]));
+}

@@ -76,6 +76,18 @@ impl Walk {
         }
     }
 
+    /// Repeats `action` from `start` until the exit (at most once per
+    /// recorded event, and once more to reach the exit).
+    pub fn until_exit(tree: &StateTree, start: Cursor, action: Action) -> Walk {
+        let mut cursor = start;
+        let mut steps = Vec::new();
+        while cursor != Cursor::Exit && steps.len() <= tree.events().len() {
+            cursor = tree.apply(cursor, action);
+            steps.push((action, cursor));
+        }
+        Walk { start, steps }
+    }
+
     pub fn actions(&self) -> Vec<Action> {
         self.steps.iter().map(|&(action, _)| action).collect()
     }

@@ -516,13 +516,12 @@ def main(arguments):
         print("Where pdb departs from the design's tree semantics (action from event: pdb -> design):")
         for key, (count, example) in sorted(report["quirks"].items(), key=lambda kv: -kv[1][0]):
             print(f"  {count:6d}  {key}   e.g. {example}")
-    helpers = ", ".join(f"{k}={v}" for k, v in driver.HELPER_ORIGIN.items())
     print(
         f"selftest: {totals['files']} programs ({totals['never']} never-ending), {totals['entries']} entry calls, "
         f"{totals['runs']} runs, {totals['stops']} stops, {len(failures)} failures, "
         f"{quirk_count} design-vs-pdb differences in {len(report['quirks'])} kinds, "
         f"{totals['foreign']} foreign stops suppressed, {elapsed:.1f}s "
         f"(slowest program {slowest[1]} {slowest[0]:.2f}s, slowest terminating run "
-        f"{slowest_run[0]:.2f}s: {slowest_run[1]}); helpers: {helpers}"
+        f"{slowest_run[0]:.2f}s: {slowest_run[1]})"
     )
     return 1 if failures else 0

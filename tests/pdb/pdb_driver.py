@@ -36,7 +36,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TRACER_PATH = os.path.normpath(
     os.path.join(HERE, "..", "..", "inference", "src", "tracer", "ndb_tracer.py")
 )
-HELPER_NAMES = ("bounded_repr", "load_target", "parse_entry_call")
 
 # pdb imports readline when it is built; readline may write terminal escape
 # codes to fd 1, which is our protocol channel. pdb tolerates ImportError.
@@ -54,36 +53,20 @@ ACTION_COMMANDS = {
 }
 
 
-def _load_helpers():
-    """Return ({name: function}, {name: "tracer" | "fallback"})."""
-    helpers, origin = {}, {}
-    tracer = None
-    # NDB_PDB_DRIVER_FALLBACK=1 forces the stand-ins (to test them).
-    if os.path.exists(TRACER_PATH) and not os.environ.get("NDB_PDB_DRIVER_FALLBACK"):
-        try:
-            spec = importlib.util.spec_from_file_location("ndb_tracer", TRACER_PATH)
-            tracer = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(tracer)
-        except Exception:  # a half-written tracer must not break the driver
-            tracer = None
-    fallback_spec = importlib.util.spec_from_file_location(
-        "ndb_pdb_fallback", os.path.join(HERE, "_fallback.py")
-    )
-    fallback = importlib.util.module_from_spec(fallback_spec)
-    fallback_spec.loader.exec_module(fallback)
-    for name in HELPER_NAMES:
-        function = getattr(tracer, name, None) if tracer is not None else None
-        if callable(function):
-            helpers[name], origin[name] = function, "tracer"
-        else:
-            helpers[name], origin[name] = getattr(fallback, name), "fallback"
-    return helpers, origin
+def _load_tracer():
+    """The project's tracer module, imported by path: the driver must use
+    exactly the tracer's reprs, module loading and entry-call parsing, so a
+    tracer that fails to import is an error, never silently replaced."""
+    spec = importlib.util.spec_from_file_location("ndb_tracer", TRACER_PATH)
+    tracer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tracer)
+    return tracer
 
 
-HELPERS, HELPER_ORIGIN = _load_helpers()
-bounded_repr = HELPERS["bounded_repr"]
-load_target = HELPERS["load_target"]
-parse_entry_call = HELPERS["parse_entry_call"]
+_TRACER = _load_tracer()
+bounded_repr = _TRACER.bounded_repr
+load_target = _TRACER.load_target
+parse_entry_call = _TRACER.parse_entry_call
 
 # The wrapper that calls the entry function lives in its own tiny namespace
 # with a module name no target can have, so pdb's `skip` keeps it out of the
