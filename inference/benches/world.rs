@@ -97,6 +97,29 @@ fn main() {
         per_second(events, traced_total),
     );
 
+    // One long run, where the traced code rather than process start counts.
+    let dir = std::env::temp_dir().join(format!("ndb-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let loop_file = dir.join("bench_loop.py");
+    std::fs::write(
+        &loop_file,
+        "def work(n):\n    total = 0\n    for i in range(n):\n        total += i * i % 7\n    return total\n",
+    )
+    .unwrap();
+    let call = "work(4000)";
+    let untraced_loop = untraced(&loop_file, call);
+    let start = Instant::now();
+    let long = trace_file(&loop_file, call, &config).expect("the loop traces");
+    let traced_loop = start.elapsed();
+    println!(
+        "tracer on one {}-event run: {:.0} ms traced vs {:.0} ms untraced: {:.1} us per event",
+        long.events.len(),
+        traced_loop.as_secs_f64() * 1e3,
+        untraced_loop.as_secs_f64() * 1e3,
+        (traced_loop.saturating_sub(untraced_loop)).as_secs_f64() * 1e6 / long.events.len() as f64,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
     let start = Instant::now();
     let built: Vec<StateTree> = trees.into_iter().map(StateTree::new).collect();
     println!(
