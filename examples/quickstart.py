@@ -1,5 +1,5 @@
 # Run: cargo run -q -- step examples/quickstart.py --call "mean_of_evens([3, 4, 7, 10])" --actions step_over,breakpoint:13,step_return,continue
-"""A small function to debug: where does the average of the even numbers go wrong?"""
+"""A small function to debug: step through it, then try it on `[3, 5]` (no even numbers)."""
 
 
 def is_even(n):
