@@ -269,7 +269,7 @@ fn compare_program(recorded: &Recorded, tally: &Mutex<Tally>) {
                 if local.examples.len() < 3 && entry.1 <= 2 {
                     local.examples.push(format!(
                         "{} `{call}` actions {:?} at {position} ({action}):\n  tree: {want}\n  pdb:  {got}",
-                        file.strip_prefix(repository()).unwrap_or(file).display(),
+                        name.display(),
                         run.iter().map(|a| a.to_word()).collect::<Vec<_>>(),
                     ));
                 }

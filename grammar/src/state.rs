@@ -164,14 +164,17 @@ impl StateView {
 /// The 1-based line `line` of `source`, without its line ending; empty when
 /// out of range.
 pub fn source_line(source: &str, line: u32) -> &str {
-    if line == 0 {
-        return "";
+    match line.checked_sub(1) {
+        Some(index) => source_lines(source).nth(index as usize).unwrap_or(""),
+        None => "",
     }
+}
+
+/// The lines of `source` without their line endings (also a lone `\r`).
+pub fn source_lines(source: &str) -> impl Iterator<Item = &str> {
     source
         .lines()
-        .nth(line as usize - 1)
         .map(|text| text.strip_suffix('\r').unwrap_or(text))
-        .unwrap_or("")
 }
 
 /// The text a call state shows: the `def` line of the function whose call

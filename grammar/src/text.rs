@@ -401,19 +401,13 @@ fn apply_delta(base: &Locals, delta: Locals) -> Locals {
 // ---------------------------------------------------------------------------
 // Breakpoints.
 
-fn lines_of(source: &str) -> impl Iterator<Item = &str> {
-    source
-        .lines()
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-}
-
 /// The breakpoint action for 1-based line `line` of `source`: the line's
 /// trimmed text, plus its occurrence among lines with the same trimmed text
 /// when there are several. A line out of range gives an empty text.
 pub fn breakpoint_action(source: &str, line: u32) -> TextAction {
     let target = match line
         .checked_sub(1)
-        .and_then(|index| lines_of(source).nth(index as usize))
+        .and_then(|index| crate::state::source_lines(source).nth(index as usize))
     {
         Some(text) => text.trim(),
         None => {
@@ -425,7 +419,7 @@ pub fn breakpoint_action(source: &str, line: u32) -> TextAction {
     };
     let mut same = 0u32;
     let mut occurrence = 0u32;
-    for (index, text) in lines_of(source).enumerate() {
+    for (index, text) in crate::state::source_lines(source).enumerate() {
         if text.trim() == target {
             same += 1;
             if index + 1 == line as usize {
@@ -444,7 +438,7 @@ pub fn breakpoint_action(source: &str, line: u32) -> TextAction {
 /// `occurrence` is `None`; `None` when there is no such line.
 pub fn resolve_breakpoint(source: &str, src: &str, occurrence: Option<u32>) -> Option<u32> {
     let target = src.trim();
-    let mut matches = lines_of(source)
+    let mut matches = crate::state::source_lines(source)
         .enumerate()
         .filter(|(_, text)| text.trim() == target)
         .map(|(index, _)| index as u32 + 1);

@@ -267,23 +267,16 @@ impl StateTree {
         for next in index + 1..self.trace.events.len() {
             let event = &self.trace.events[next];
             let frame = event.frame;
-            if event.kind == EventKind::Call {
-                let traced = stop_here(frame) || info.breakpoint.is_some();
-                traced_levels.insert(next, traced);
-                if !traced || (stop_frame_truthy && event.generator) {
-                    continue;
-                }
-                if stop_here(frame) {
-                    return Cursor::Event(next);
-                }
-                continue;
-            }
             let start = self.level_start[next];
-            if start > index && !traced_levels.get(&start).copied().unwrap_or(true) {
-                continue;
-            }
             let stops = match event.kind {
-                EventKind::Call => unreachable!("handled above"),
+                // bdb's dispatch_call: whether the new level is traced at all,
+                // and no stop at a generator's resumption unless stepping.
+                EventKind::Call => {
+                    let traced = stop_here(frame) || info.breakpoint.is_some();
+                    traced_levels.insert(next, traced);
+                    traced && !(stop_frame_truthy && event.generator) && stop_here(frame)
+                }
+                _ if start > index && !traced_levels.get(&start).copied().unwrap_or(true) => false,
                 EventKind::Line => stop_here(frame) || info.breakpoint == Some(event.line),
                 EventKind::Return => {
                     (stop_here(frame) || info.return_frame == Some(frame))
