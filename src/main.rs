@@ -10,8 +10,13 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ndb_grammar::{text, Action, Cursor, StateTree, Walk};
-use ndb_inference::json::state_to_json;
+use ndb_inference::debugger::{run_actions, Cancel, Debugger, Session, TracerDebugger};
+use ndb_inference::json::{predicted_state_to_json, state_to_json};
+use ndb_inference::neural::{ModelSpec, NeuralDebugger};
+use ndb_inference::ops;
 use ndb_inference::tracer::{trace_file, TracerConfig};
+
+mod eval;
 
 #[derive(Parser)]
 #[command(name = "ndb", version, about = "A neural debugger for Python")]
@@ -44,14 +49,124 @@ enum Command {
         /// inv_step_call.
         #[arg(long, allow_hyphen_values = true)]
         actions: String,
-        /// Where states come from: `trace` runs the real tracer.
+        /// Where states come from: `trace` runs the real tracer, `model`
+        /// predicts them (as `ndb predict`).
         #[arg(long, value_enum, default_value_t = Backend::Trace)]
         backend: Backend,
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
         #[command(flatten)]
+        model: ModelArgs,
+        #[command(flatten)]
         limits: TracerArgs,
     },
+    /// Like `step`, but every state is predicted by the model; nothing runs.
+    Predict {
+        file: PathBuf,
+        /// The entry call, such as `f([1, 2], k=3)`; its arguments must be
+        /// literals (they are bound without running the file).
+        #[arg(long = "call")]
+        call: String,
+        /// Comma-separated actions, as for `ndb step`.
+        #[arg(long, allow_hyphen_values = true)]
+        actions: String,
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+        #[command(flatten)]
+        model: ModelArgs,
+        #[command(flatten)]
+        limits: TracerArgs,
+    },
+    /// Propose arguments of FUNCTION that give OUTPUT (or any output), one
+    /// JSON object per line, most proposed first.
+    SuggestInputs {
+        file: PathBuf,
+        #[arg(long)]
+        function: String,
+        /// The wanted return value as Python repr text, such as `[1, 2]`.
+        #[arg(long)]
+        output: Option<String>,
+        /// Check each suggestion by running it with the real tracer (runs
+        /// your code, bounded by the tracer limits).
+        #[arg(long)]
+        verify: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+        #[command(flatten)]
+        limits: TracerArgs,
+    },
+    /// Answer CruxEval-format problems read as JSON lines on stdin
+    /// (`{"id", "code", "input", "output"}`), writing `{"id", "prediction"}`.
+    Eval {
+        #[arg(long, value_enum)]
+        task: eval::Task,
+        /// How outputs are predicted.
+        #[arg(long, value_enum, default_value_t = eval::Mode::StepReturn)]
+        mode: eval::Mode,
+        /// Input task: check candidates with the real tracer and keep the
+        /// first confirmed one (runs the problems' code).
+        #[arg(long)]
+        verify: bool,
+        /// Score the predictions by running them (runs the problems' code)
+        /// and print pass@1 on stderr.
+        #[arg(long)]
+        report: bool,
+        /// Answer without a model, by a fixed rule (the floors every model
+        /// number is compared with).
+        #[arg(long, value_enum)]
+        baseline: Option<eval::Baseline>,
+        #[command(flatten)]
+        model: ModelArgs,
+        #[command(flatten)]
+        limits: TracerArgs,
+    },
+}
+
+/// Which model answers and how.
+#[derive(Args, Clone)]
+struct ModelArgs {
+    /// A model directory (config.json, *.safetensors, tokenizer.json) or a
+    /// GGUF file; default: the shipped model (`$NDB_MODEL`, else
+    /// inference/models/default).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Answers sampled per question (k); the majority answer wins and its
+    /// share is the confidence. 1 is greedy. Default: 1, and 8 for
+    /// suggest-inputs.
+    #[arg(long)]
+    samples: Option<usize>,
+    /// Longest answer in tokens.
+    #[arg(long, default_value_t = 256)]
+    max_new_tokens: usize,
+    /// CPU threads for the model (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Run the model on a CUDA GPU (needs a build with `--features cuda`).
+    #[arg(long)]
+    gpu: bool,
+}
+
+impl ModelArgs {
+    fn spec(&self, default_samples: usize, tracer: TracerConfig) -> Result<ModelSpec> {
+        let samples = self.samples.unwrap_or(default_samples);
+        if samples == 0 {
+            bail!("--samples must be at least 1");
+        }
+        Ok(ModelSpec {
+            path: self.model.clone(),
+            samples,
+            max_new_tokens: self.max_new_tokens,
+            threads: self.threads,
+            gpu: self.gpu,
+            tracer,
+            ..ModelSpec::default()
+        })
+    }
+
+    fn load(&self, default_samples: usize, tracer: TracerConfig) -> Result<NeuralDebugger> {
+        let spec = self.spec(default_samples, tracer)?;
+        Ok(NeuralDebugger::load(&spec)?)
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -63,6 +178,7 @@ enum Format {
 #[derive(Clone, Copy, ValueEnum)]
 enum Backend {
     Trace,
+    Model,
 }
 
 /// Bounds of the real tracer, which runs the user's code.
@@ -113,8 +229,15 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    match cli.command {
+    // Results only on stdout: anything a dependency prints goes to stderr.
+    let mut out = std::io::BufWriter::new(ndb_inference::stdio::reserve_stdout()?);
+    run_command(cli.command, &mut out)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
+    match command {
         Command::Trace {
             file,
             call,
@@ -142,7 +265,7 @@ fn run(cli: Cli) -> Result<()> {
             // In the text language the whole run is repeated step_into.
             let tree = record(&file, &call, &limits)?;
             let walk = Walk::until_exit(&tree, tree.start(), Action::StepInto);
-            print_walk(&mut out, &tree, &walk, Format::Text)?;
+            print_walk(out, &tree, &walk, Format::Text)?;
         }
         Command::Step {
             file,
@@ -151,12 +274,139 @@ fn run(cli: Cli) -> Result<()> {
             backend: Backend::Trace,
             format,
             limits,
+            ..
         } => {
             let actions = Action::parse_list(&actions)?;
             let tree = record(&file, &call, &limits)?;
             let walk = Walk::new(&tree, tree.start(), &actions);
-            print_walk(&mut out, &tree, &walk, format)?;
+            print_walk(out, &tree, &walk, format)?;
         }
+        Command::Step {
+            file,
+            call,
+            actions,
+            backend: Backend::Model,
+            format,
+            model,
+            limits,
+        }
+        | Command::Predict {
+            file,
+            call,
+            actions,
+            format,
+            model,
+            limits,
+        } => {
+            let actions = Action::parse_list(&actions)?;
+            let source = read_source(&file)?;
+            let debugger = model.load(1, limits.config()?)?;
+            let session = run_actions(&debugger, &source, &call, &actions, &Cancel::new())?;
+            print_session(out, &session, format)?;
+        }
+        Command::SuggestInputs {
+            file,
+            function,
+            output,
+            verify,
+            model,
+            limits,
+        } => {
+            let source = read_source(&file)?;
+            let tracer_config = limits.config()?;
+            let debugger = model.load(8, tracer_config.clone())?;
+            let k = debugger.spec().samples;
+            let mut suggestions = ops::suggest_inputs(
+                &debugger,
+                &source,
+                &function,
+                output.as_deref(),
+                k,
+                &Cancel::new(),
+            )?;
+            if verify {
+                let tracer = TracerDebugger::new(tracer_config);
+                for suggestion in &mut suggestions {
+                    if let Some(expected) = &suggestion.output {
+                        suggestion.verified = ops::verify_input(
+                            &tracer,
+                            &source,
+                            &function,
+                            &suggestion.input,
+                            expected,
+                        );
+                    }
+                }
+            }
+            if suggestions.is_empty() {
+                eprintln!("ndb: the model proposed no call state for `{function}`");
+            }
+            for suggestion in suggestions {
+                let line = serde_json::json!({
+                    "input": suggestion.input,
+                    "votes": suggestion.votes,
+                    "verified": suggestion.verified,
+                    "output": suggestion.output,
+                });
+                writeln!(out, "{line}")?;
+            }
+        }
+        Command::Eval {
+            task,
+            mode,
+            verify,
+            report,
+            baseline,
+            model,
+            limits,
+        } => {
+            let tracer = TracerDebugger::new(limits.config()?);
+            let debugger = match baseline {
+                Some(_) => None,
+                None => Some(model.load(1, limits.config()?)?),
+            };
+            let options = eval::Options {
+                task,
+                mode,
+                verify,
+                report,
+                baseline,
+                samples: model.samples.unwrap_or(if verify { 8 } else { 1 }),
+            };
+            eval::run(
+                debugger.as_ref().map(|d| d as &dyn Debugger),
+                &tracer,
+                &options,
+                std::io::stdin().lock(),
+                out,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn read_source(file: &std::path::Path) -> Result<String> {
+    if !file.is_file() {
+        bail!("no such file: {}", file.display());
+    }
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", file.display()))
+}
+
+/// Prints a session's states like `print_walk`, with each predicted state's
+/// confidence.
+fn print_session(out: &mut impl Write, session: &Session, format: Format) -> Result<()> {
+    match format {
+        Format::Json => {
+            writeln!(out, "{}", predicted_state_to_json(&session.start))?;
+            for step in &session.steps {
+                writeln!(out, "{}", predicted_state_to_json(&step.state))?;
+                if let Some(note) = &step.state.note {
+                    eprintln!("ndb: {note}");
+                }
+            }
+        }
+        Format::Text => write!(out, "{}", session.to_text())?,
     }
     Ok(())
 }

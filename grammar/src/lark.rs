@@ -21,9 +21,11 @@
 //!   (whitespace between parts). Inside a locals object, spaces around `:`
 //!   and `,` and inside the braces are optional.
 //! - Keys are Python identifiers (ASCII, or any non-ASCII character, which
-//!   Python allows in names) or a comprehension's implicit `.0`; a key `".."`
-//!   must have the value `".."`. Values are JSON strings without raw control
-//!   characters.
+//!   Python allows in names) of at most 64 characters, or a comprehension's
+//!   implicit `.0`; a key `".."` must have the value `".."`. Values are JSON
+//!   strings without raw control characters, of at most 512 characters
+//!   inside the quotes (the tracer's reprs are bounded well below that). The
+//!   bounds keep a model from writing one name or value forever.
 //! - With a source, the source text of a state can only be one of the
 //!   source's distinct non-blank lines, written exactly as in the file
 //!   (indentation included, as the printer writes `src`), so the model can
@@ -40,8 +42,8 @@ const VALUES: &str = r#"locals: "{" SP? (pair (SP? "," SP? pair)*)? SP? "}"
 pair: DELTA SP? ":" SP? DELTA
     | NAME SP? ":" SP? STRING
 DELTA: "\"..\""
-NAME: /"(\.[0-9]+|([A-Za-z_]|[^\x00-\x7f])([A-Za-z0-9_]|[^\x00-\x7f])*)"/
-STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/
+NAME: /"(\.[0-9]{1,3}|([A-Za-z_]|[^\x00-\x7f])([A-Za-z0-9_]|[^\x00-\x7f]){0,63})"/
+STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4}){0,512}"/
 SP: / +/
 "#;
 
@@ -72,6 +74,69 @@ pub fn state_grammar(source: Option<&str>, inverse: bool) -> String {
     grammar.push_str(&src_terminal(source));
     grammar.push('\n');
     grammar
+}
+
+/// The grammar for a model whose tokenizer has no tokens for the special
+/// markers: every bare token reference `<|name|>` becomes the quoted literal
+/// `"<|name|>"`, matched as ordinary text. (No terminal or regex of these
+/// grammars contains `<|`.)
+pub fn special_tokens_as_text(grammar: &str) -> String {
+    #[derive(PartialEq)]
+    enum Scan {
+        Rules,
+        Literal,
+        Regex,
+        Comment,
+    }
+    let mut out = String::with_capacity(grammar.len() + 256);
+    let mut scan = Scan::Rules;
+    let mut index = 0;
+    let bytes = grammar.as_bytes();
+    while index < grammar.len() {
+        let rest = &grammar[index..];
+        let c = rest.chars().next().unwrap_or('\0');
+        match scan {
+            Scan::Rules => {
+                if let Some(token) = crate::text::SPECIAL_TOKENS
+                    .iter()
+                    .find(|token| rest.starts_with(**token))
+                {
+                    out.push('"');
+                    out.push_str(token);
+                    out.push('"');
+                    index += token.len();
+                    continue;
+                }
+                if rest.starts_with("//") {
+                    scan = Scan::Comment;
+                } else if c == '"' {
+                    scan = Scan::Literal;
+                } else if c == '/' {
+                    scan = Scan::Regex;
+                }
+            }
+            Scan::Literal | Scan::Regex => {
+                let close = if scan == Scan::Literal { b'"' } else { b'/' };
+                if c == '\\' && index + 1 < bytes.len() {
+                    let next = rest[1..].chars().next().map_or(1, char::len_utf8);
+                    out.push_str(&rest[..1 + next]);
+                    index += 1 + next;
+                    continue;
+                }
+                if bytes[index] == close {
+                    scan = Scan::Rules;
+                }
+            }
+            Scan::Comment => {
+                if c == '\n' {
+                    scan = Scan::Rules;
+                }
+            }
+        }
+        out.push(c);
+        index += c.len_utf8();
+    }
+    out
 }
 
 /// The whole language, forward and inverse, for validation and
@@ -250,5 +315,20 @@ mod tests {
             ]
         );
         assert!(state_grammar(Some(" \n\n"), false).contains(ANY_SRC));
+    }
+
+    #[test]
+    fn special_tokens_become_literals_outside_strings_and_regexes() {
+        let source = "def f(s):\n    return s + \"<|frame_sep|>\"\n";
+        let grammar = state_grammar(Some(source), false);
+        let text = special_tokens_as_text(&grammar);
+        assert!(
+            text.contains(r#"call_state: "<|call_sep|>" "<|src_sep|>" SRC "<|arg_sep|>" locals"#),
+            "{text}"
+        );
+        assert!(!text.contains(" <|"), "{text}");
+        // The source line's own text stays inside its literal, unquoted.
+        assert!(text.contains(r#"return s + \"<|frame_sep|>\"""#), "{text}");
+        assert_eq!(text.matches("\"<|frame_sep|>\"").count(), 0, "{text}");
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod action;
 pub mod lark;
+pub mod locate;
 pub mod sampler;
 pub mod state;
 pub mod text;

@@ -42,6 +42,18 @@ pub fn state_to_json(view: Option<&StateView>) -> Value {
     }
 }
 
+/// A state from any [`crate::debugger::Debugger`]: the shape of
+/// [`state_to_json`] plus `"confidence"`, the share of the model's samples
+/// that agreed (`null` for the real tracer and for computed states).
+pub fn predicted_state_to_json(state: &crate::debugger::State) -> Value {
+    let mut object = state_to_json(state.view.as_ref());
+    object["confidence"] = match state.confidence {
+        Some(confidence) => json!((confidence.share() * 1000.0).round() / 1000.0),
+        None => Value::Null,
+    };
+    object
+}
+
 /// Locals as a JSON object, keeping their order.
 pub fn locals_to_json(locals: &Locals) -> Value {
     let mut map = Map::new();

@@ -1,6 +1,13 @@
-//! How the next debugger state is obtained, answering "what state comes next":
-//! the real tracer now (the user's code run under `sys.settrace` in a bounded
-//! child process), the neural debugger later.
+//! How the next debugger state is obtained, answering "what state comes
+//! next": the real tracer (the user's code run under `sys.settrace` in a
+//! bounded child process) and the neural debugger (a model served in process
+//! by mistral.rs), both behind [`debugger::Debugger`], and the operations
+//! users ask for on top of it ([`ops`]).
 
+pub mod debugger;
+pub mod entry;
 pub mod json;
+pub mod neural;
+pub mod ops;
+pub mod stdio;
 pub mod tracer;

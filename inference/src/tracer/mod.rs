@@ -17,6 +17,11 @@
 //! this side kills it a little after the time limit and when its protocol
 //! output grows past a bound. Events received before a kill or a crash are
 //! kept; the exit is then made up here.
+//!
+//! The same script has a `--bind` mode that runs nothing of the file: it
+//! parses it, binds the entry call's literal arguments to the function's
+//! parameters and writes `ready` and one `binding` line (or an `error`), the
+//! state the first `call` event would have. [`crate::entry`] wraps it.
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Read};
@@ -28,7 +33,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use ndb_grammar::{Event, EventKind, Exit, ExitStatus, Trace};
+use ndb_grammar::{Event, EventKind, Exit, ExitStatus, Locals, Trace};
 use serde_json::{Map, Value};
 
 /// The text of the tracing script.
@@ -164,6 +169,15 @@ struct RunOutcome {
     stdout: String,
 }
 
+/// The entry call's first state, bound without running the file (the
+/// script's `--bind` mode; `crate::entry` is the public face).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BoundCall {
+    pub(crate) function: String,
+    pub(crate) line: u32,
+    pub(crate) locals: Locals,
+}
+
 /// One line of the protocol.
 #[derive(Debug)]
 enum ProtocolLine {
@@ -172,6 +186,7 @@ enum ProtocolLine {
     Event(Event),
     Exit { exit: Exit, stdout: String },
     Error { kind: String, message: String },
+    Binding(BoundCall),
 }
 
 /// What the protocol reader thread passes on.
@@ -197,6 +212,7 @@ struct Collected {
     events: Vec<Event>,
     exit: Option<(Exit, String)>,
     setup_error: Option<(String, String)>,
+    binding: Option<BoundCall>,
     malformed: Option<String>,
     limit_reached: bool,
 }
@@ -204,7 +220,7 @@ struct Collected {
 impl Collected {
     fn take(&mut self, message: ReaderMessage) {
         // Nothing after the exit line belongs to the run.
-        if self.exit.is_some() || self.setup_error.is_some() {
+        if self.exit.is_some() || self.setup_error.is_some() || self.binding.is_some() {
             return;
         }
         match message {
@@ -217,6 +233,7 @@ impl Collected {
             ReaderMessage::Line(ProtocolLine::Error { kind, message }) => {
                 self.setup_error = Some((kind, message))
             }
+            ReaderMessage::Line(ProtocolLine::Binding(binding)) => self.binding = Some(binding),
             ReaderMessage::Malformed(text) => {
                 self.malformed.get_or_insert(text);
             }
@@ -260,11 +277,49 @@ fn run_tracer(
     entry_call: &str,
     config: &TracerConfig,
 ) -> Result<RunOutcome, TracerError> {
+    let (collected, ending, stderr) = run_script(path, entry_call, config, Mode::Trace)?;
+    conclude(collected, ending, &stderr, entry_call, config)
+}
+
+/// What the script is asked to do.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Run the entry call under the tracer.
+    Trace,
+    /// Only bind the entry call's arguments (`--bind`): nothing of the file runs.
+    Bind,
+}
+
+/// Bind `entry_call` on `source` (written to a private temporary file)
+/// without running it: the state of the tracer's first `call` event. Bounded
+/// by the configuration's time and memory limits like a traced run.
+pub(crate) fn bind_source(
+    source: &str,
+    entry_call: &str,
+    config: &TracerConfig,
+) -> Result<BoundCall, TracerError> {
+    let directory = TempDirectory::create()?;
+    let path = directory.path.join(format!("{}.py", directory.module_stem));
+    std::fs::write(&path, source)?;
+    let (collected, ending, stderr) = run_script(&path, entry_call, config, Mode::Bind)
+        .map_err(|error| hide_path(error, &path))?;
+    conclude_binding(collected, ending, &stderr, config).map_err(|error| hide_path(error, &path))
+}
+
+/// Run the script on `path` in `mode` and collect what it wrote, how it
+/// ended and the end of its stderr.
+fn run_script(
+    path: &Path,
+    entry_call: &str,
+    config: &TracerConfig,
+    mode: Mode,
+) -> Result<(Collected, Ending, String), TracerError> {
     let mut command = Command::new(&config.python);
+    command.arg("-B").arg("-c").arg(TRACER_SCRIPT);
+    if mode == Mode::Bind {
+        command.arg("--bind");
+    }
     command
-        .arg("-B")
-        .arg("-c")
-        .arg(TRACER_SCRIPT)
         .arg(prefixed("--file=", path.as_os_str()))
         .arg(format!("--call={entry_call}"))
         .arg(format!("--max-events={}", config.max_events))
@@ -321,7 +376,7 @@ fn run_tracer(
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         String::from_utf8_lossy(&kept).into_owned()
     };
-    conclude(collected, ending, &stderr, entry_call, config)
+    Ok((collected, ending, stderr))
 }
 
 /// Wait for the child to end, collecting protocol lines, and kill it at the
@@ -373,24 +428,11 @@ fn conclude(
         return Err(TracerError::Protocol(text));
     }
     if let Some((kind, message)) = collected.setup_error {
-        return Err(match kind.as_str() {
-            "syntax" => TracerError::Syntax(message),
-            "entry" => TracerError::EntryCall(message),
-            "load" => TracerError::Load(message),
-            _ => TracerError::Protocol(format!("the tracer failed ({kind}): {message}")),
-        });
+        return Err(setup_error(kind, message));
     }
     let time_limit = format_seconds(config.time_limit);
     if !collected.ready {
-        let how = match &ending {
-            Ending::TimedOut => format!("did not start within {time_limit}"),
-            Ending::Exited(status) => format!("wrote nothing and {}", describe_status(status)),
-            _ => "wrote nothing".to_string(),
-        };
-        return Err(TracerError::Protocol(format!(
-            "the tracer {how}; it needs Python 3.8 or newer{}",
-            stderr_excerpt(stderr)
-        )));
+        return Err(not_ready(&ending, stderr, config));
     }
     if !collected.started {
         return Err(match &ending {
@@ -420,6 +462,66 @@ fn conclude(
         exit,
         stdout,
     })
+}
+
+/// The error an `error` line of the script stands for.
+fn setup_error(kind: String, message: String) -> TracerError {
+    match kind.as_str() {
+        "syntax" => TracerError::Syntax(message),
+        "entry" => TracerError::EntryCall(message),
+        "load" => TracerError::Load(message),
+        _ => TracerError::Protocol(format!("the tracer failed ({kind}): {message}")),
+    }
+}
+
+/// The error of a script that did not even write its `ready` line.
+fn not_ready(ending: &Ending, stderr: &str, config: &TracerConfig) -> TracerError {
+    let how = match ending {
+        Ending::TimedOut => format!("did not start within {}", format_seconds(config.time_limit)),
+        Ending::Exited(status) => format!("wrote nothing and {}", describe_status(status)),
+        _ => "wrote nothing".to_string(),
+    };
+    TracerError::Protocol(format!(
+        "the tracer {how}; it needs Python 3.8 or newer{}",
+        stderr_excerpt(stderr)
+    ))
+}
+
+/// Turn what a `--bind` run wrote into the binding or an error.
+fn conclude_binding(
+    collected: Collected,
+    ending: Ending,
+    stderr: &str,
+    config: &TracerConfig,
+) -> Result<BoundCall, TracerError> {
+    if let Some(text) = collected.malformed {
+        return Err(TracerError::Protocol(text));
+    }
+    if let Some((kind, message)) = collected.setup_error {
+        return Err(setup_error(kind, message));
+    }
+    if let Some(binding) = collected.binding {
+        return Ok(binding);
+    }
+    if !collected.ready {
+        return Err(not_ready(&ending, stderr, config));
+    }
+    let how = match &ending {
+        Ending::TimedOut => format!(
+            "did not finish within the time limit of {}",
+            format_seconds(config.time_limit)
+        ),
+        Ending::Exited(status) => format!("{} without a result", describe_status(status)),
+        Ending::ProtocolLimit => format!(
+            "wrote more than the output limit of {} bytes",
+            config.max_protocol_bytes
+        ),
+        Ending::Malformed => "wrote a malformed line".to_string(),
+    };
+    Err(TracerError::Protocol(format!(
+        "binding the entry call {how}{}",
+        stderr_excerpt(stderr)
+    )))
 }
 
 /// The exit of a run whose child ended without writing one.
@@ -591,6 +693,11 @@ fn parse_line(bytes: &[u8]) -> Result<ProtocolLine, String> {
             kind: string_field(object, "kind")?,
             message: string_field(object, "message")?,
         }),
+        Some("binding") => Ok(ProtocolLine::Binding(BoundCall {
+            function: string_field(object, "function")?,
+            line: u32_field(object, "line")?,
+            locals: locals_field(object)?,
+        })),
         _ => Err("unknown line type".to_string()),
     };
     parsed.map_err(|problem| format!("{problem} in line {}", excerpt()))
@@ -600,16 +707,7 @@ fn parse_event(object: &Map<String, Value>) -> Result<Event, String> {
     let kind_text = string_field(object, "kind")?;
     let kind =
         EventKind::parse(&kind_text).ok_or_else(|| format!("unknown event kind `{kind_text}`"))?;
-    let locals = object
-        .get("locals")
-        .and_then(Value::as_array)
-        .ok_or("`locals` is not a list")?
-        .iter()
-        .map(|pair| match pair.as_array().map(Vec::as_slice) {
-            Some([Value::String(name), Value::String(value)]) => Ok((name.clone(), value.clone())),
-            _ => Err("a local is not a [name, repr] pair".to_string()),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let locals = locals_field(object)?;
     Ok(Event {
         kind,
         line: u32_field(object, "line")?,
@@ -626,6 +724,20 @@ fn parse_event(object: &Map<String, Value>) -> Result<Event, String> {
         exception_type: optional_string_field(object, "exception_type")?,
         traceback_is_none: bool_field(object, "traceback_is_none")?,
     })
+}
+
+/// The `locals` field: a list of `[name, repr]` pairs.
+fn locals_field(object: &Map<String, Value>) -> Result<Locals, String> {
+    object
+        .get("locals")
+        .and_then(Value::as_array)
+        .ok_or("`locals` is not a list")?
+        .iter()
+        .map(|pair| match pair.as_array().map(Vec::as_slice) {
+            Some([Value::String(name), Value::String(value)]) => Ok((name.clone(), value.clone())),
+            _ => Err("a local is not a [name, repr] pair".to_string()),
+        })
+        .collect()
 }
 
 fn parse_exit(object: &Map<String, Value>) -> Result<ProtocolLine, String> {
@@ -761,6 +873,18 @@ mod tests {
         );
         assert_eq!(event.locals, vec![("x".to_string(), "1".to_string())]);
         assert_eq!(event.exception_type.as_deref(), Some("ValueError"));
+    }
+
+    #[test]
+    fn parses_a_binding_line() {
+        let line = br#"{"type":"binding","function":"f","line":4,"locals":[["x","1"],["ys","[2]"]]}
+"#;
+        let Ok(ProtocolLine::Binding(binding)) = parse_line(line) else {
+            panic!("not a binding");
+        };
+        assert_eq!((binding.function.as_str(), binding.line), ("f", 4));
+        assert_eq!(binding.locals[1], ("ys".to_string(), "[2]".to_string()));
+        assert!(parse_line(br#"{"type":"binding","function":"f","line":-1,"locals":[]}"#).is_err());
     }
 
     #[test]

@@ -7,6 +7,8 @@ Run as a script (the Rust side runs `python -B -c <this text> ARGS`):
     python3 ndb_tracer.py --file PATH --call EXPR [--max-events N]
         [--time-limit SECONDS] [--memory-limit BYTES] [--max-stdout BYTES]
         [--max-repr CHARS] [--max-items N]
+    python3 ndb_tracer.py --bind --file PATH --call EXPR [--max-repr CHARS]
+        [--max-items N] [--memory-limit BYTES]
     python3 ndb_tracer.py --self-test
 
 Protocol, one JSON object per line, in this order:
@@ -16,6 +18,11 @@ Protocol, one JSON object per line, in this order:
     {"type": "start"}                               tracing starts
     {"type": "event", ...}                          one per event
     {"type": "exit", "status": ..., "value": ..., "reason": ..., "stdout": ...}
+
+With `--bind` nothing of the file runs (see `bind_entry_call`): after `ready`
+comes either the same `error` line or one
+    {"type": "binding", "function": ..., "line": ..., "locals": [[name, repr], ...]}
+the entry call's `call` state as the tracer's first event would show it.
 
 Importing this file has no side effects: the pdb comparison harness imports
 `bounded_repr`, `load_target`, `parse_entry_call`, `is_target_frame` and
@@ -40,6 +47,7 @@ __all__ = [
     "load_target",
     "parse_entry_call",
     "is_target_frame",
+    "bind_entry_call",
     "main",
 ]
 
@@ -349,6 +357,837 @@ def is_target_frame(frame, path):
 
 
 # ---------------------------------------------------------------------------
+# Binding the entry call without running anything (`--bind`)
+#
+# The neural debugger shows the entry call's first state, its `call` event,
+# without running the user's file. The file is parsed and compiled (compiling
+# runs nothing; it reports the same syntax errors as the tracer) but never
+# executed. The callee is found in the syntax tree and every argument (and
+# every default value used) must be a literal: constants, containers of
+# literals, `-1`, `1+2j`, `*[...]` / `**{...}` of literals, and calls of the
+# builtins `set`, `frozenset`, `dict`, `list`, `tuple` and `float` (as long as
+# the file does not rebind those names). A checked expression is compiled
+# and evaluated in a namespace holding only those builtins, exactly the way
+# the tracer evaluates it, so values match the tracer's even where
+# `ast.literal_eval` differs (the order of a set literal, constant folding).
+#
+# The locals are in CPython's `f_locals` order at the call event, read from
+# the compiled code object: the positional parameters, the keyword-only
+# ones, `*args`, `**kwargs`, then the free variable `__class__` of a method
+# that uses `super()` or `__class__` (before 3.11, parameters captured by an
+# inner function come last; see `_frame_locals_order`). Cell variables that
+# are not parameters are still empty at the call event and are not shown.
+
+_SAFE_CONSTRUCTORS = ("dict", "float", "frozenset", "list", "set", "tuple")
+_NUMBER_TYPES = (int, float, complex)
+# Decorators that leave the function's own frame the first one the call
+# enters (functools' caches are written in C), spelled as in the source.
+_TRANSPARENT_DECORATORS = {
+    "functools.lru_cache": ("functools", None),
+    "functools.cache": ("functools", None),
+    "lru_cache": ("functools", "lru_cache"),
+    "cache": ("functools", "cache"),
+}
+_METHOD_DECORATORS = ("staticmethod", "classmethod")
+_CLASS_DECORATORS = {
+    "dataclass": ("dataclasses", "dataclass"),
+    "dataclasses.dataclass": ("dataclasses", None),
+    "total_ordering": ("functools", "total_ordering"),
+    "functools.total_ordering": ("functools", None),
+}
+_NOT_LITERAL_HINT = "predictions without running code need literal arguments"
+
+
+class _NotLiteral(Exception):
+    """The expression `node` is not a literal (`why`, when known)."""
+
+    def __init__(self, node, why=None):
+        Exception.__init__(self)
+        self.node = node
+        self.why = why
+
+
+class _Shown(object):
+    """Stands for a function or class of the file, which the binder does not
+    create: its repr is the one the real object would have."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _class_shown(module_name, qualname):
+    return _Shown("<class '%s.%s'>" % (module_name, qualname))
+
+
+_IMMUTABLE_LEAVES = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis), _Shown)
+
+
+def _is_immutable(value):
+    """No code can change the repr of `value` (a function's never changes)."""
+    if type(value) in (tuple, frozenset):
+        return all(_is_immutable(item) for item in value)
+    return type(value) in _IMMUTABLE_LEAVES or callable(value)
+
+
+def _main_guard_skipper(tree):
+    """A function telling whether a statement is `if __name__ == "__main__":`,
+    whose body never runs when the tracer loads the file (its module is not
+    `__main__`); it tells nothing when the file assigns `__name__`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "__name__" and not isinstance(node.ctx, ast.Load):
+            return lambda statement: False
+        if isinstance(node, ast.Global) and "__name__" in node.names:
+            return lambda statement: False
+
+    def is_guard(statement):
+        if not isinstance(statement, ast.If) or not isinstance(statement.test, ast.Compare):
+            return False
+        test = statement.test
+        if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+            return False
+        sides = [test.left, test.comparators[0]]
+        return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
+            isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+        )
+
+    return is_guard
+
+
+class _Scope(object):
+    """The names bound in a module or class body, in source order: name ->
+    [(node, direct)] where `direct` is whether the node is a statement of the
+    body itself (not inside an `if`, `try`, loop...). The body of an
+    `if __name__ == "__main__":` never runs and binds nothing."""
+
+    def __init__(self, body, is_main_guard):
+        self.bindings = {}
+        self.star_imports = []  # `from m import *` lines
+        self.is_main_guard = is_main_guard
+        for statement in body:
+            self._statement(statement, True)
+
+    def _add(self, name, node, direct):
+        self.bindings.setdefault(name, []).append((node, direct))
+
+    def _statement(self, node, direct):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            # Decorators, defaults and bases run in this scope; bodies do not.
+            parts = list(node.decorator_list)
+            if isinstance(node, ast.ClassDef):
+                parts += list(node.bases) + [k.value for k in node.keywords]
+            else:
+                parts += list(node.args.defaults) + [d for d in node.args.kw_defaults if d]
+            for part in parts:
+                self._expression(part, node, False)
+            self._add(node.name, node, direct)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    self.star_imports.append(node)
+                else:
+                    self._add((alias.asname or alias.name).split(".")[0], node, direct)
+            return
+        body_fields = ("body", "orelse", "finalbody", "handlers", "cases")
+        if self.is_main_guard(node):
+            for child in node.orelse:
+                self._statement(child, False)
+            return
+        for field, value in ast.iter_fields(node):
+            if field in body_fields and isinstance(value, list):
+                for child in value:
+                    if isinstance(child, ast.stmt):
+                        self._statement(child, False)
+                    else:  # an except handler or a match case
+                        self._other(child, node)
+            elif isinstance(value, list):
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        self._expression(child, node, direct)
+            elif isinstance(value, ast.AST):
+                self._expression(value, node, direct)
+
+    def _other(self, node, statement):
+        name = getattr(node, "name", None)
+        if isinstance(name, str):
+            self._add(name, statement, False)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self._statement(child, False)
+            else:
+                self._expression(child, statement, False)
+
+    def _expression(self, node, statement, direct):
+        """Names an expression (or pattern) of `statement` binds; `direct`:
+        the statement is one of the body's own. Conservative: the targets of
+        comprehensions count although they bind in their own scope, and only
+        the plain targets of a direct assignment are direct."""
+        for child in ast.walk(node):
+            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+                plain = direct and isinstance(statement, (ast.Assign, ast.AnnAssign)) and (
+                    child in getattr(statement, "targets", [getattr(statement, "target", None)])
+                )
+                self._add(child.id, statement, plain)
+            elif type(child).__name__ in ("MatchAs", "MatchStar"):
+                if getattr(child, "name", None):
+                    self._add(child.name, statement, False)
+            elif type(child).__name__ == "MatchMapping":
+                if getattr(child, "rest", None):
+                    self._add(child.rest, statement, False)
+
+    def last(self, name):
+        found = self.bindings.get(name)
+        return found[-1] if found else None
+
+    def is_free(self, name):
+        """Nothing in this scope binds `name`."""
+        return name not in self.bindings and not self.star_imports
+
+
+def _global_names(tree):
+    """Names some function declares `global` (it may rebind them)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+    return names
+
+
+def _module_code_names(tree, is_main_guard):
+    """What the code that runs when the module loads (everything but the
+    bodies of functions, lambdas and the `__main__` guard) reads: (names it
+    loads, root names it calls, decorators included)."""
+    loads = set()
+    calls = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if is_main_guard(node):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                calls.add(_root_name(decorator))
+            stack.extend(node.decorator_list)
+            stack.extend(_default_parts(node.args))
+            if node.returns is not None:
+                stack.append(node.returns)
+            continue
+        if isinstance(node, ast.ClassDef):
+            for decorator in node.decorator_list:
+                calls.add(_root_name(decorator))
+        if isinstance(node, ast.Lambda):
+            stack.extend(_default_parts(node.args))
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.add(node.id)
+        elif isinstance(node, ast.Call):
+            calls.add(_root_name(node.func))
+        stack.extend(ast.iter_child_nodes(node))
+    calls.discard(None)
+    return loads, calls
+
+
+def _default_parts(arguments):
+    """The parts of a def's arguments that run when it is defined: defaults
+    (a bare name used as a default is only bound, not read for a change) and
+    annotations."""
+    parts = []
+    for default in list(arguments.defaults) + [d for d in arguments.kw_defaults if d]:
+        if not isinstance(default, ast.Name):
+            parts.append(default)
+    every = list(getattr(arguments, "posonlyargs", [])) + list(arguments.args) + list(arguments.kwonlyargs)
+    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    parts.extend(a.annotation for a in every if a.annotation is not None)
+    return parts
+
+
+def _root_name(node):
+    """`a` for `a`, `a.b`, `a(...)`, `a.b(...)(...)`; else None."""
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        elif isinstance(node, ast.Name):
+            return node.id
+        else:
+            return None
+
+
+def _dotted(node):
+    """`a.b.c` for a chain of names and attributes, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+class _Binder(object):
+    def __init__(self, tree, code, path, source_text, call_text):
+        self.tree = tree
+        self.code = code
+        self.path = path
+        self.source_text = source_text
+        self.call_text = call_text
+        self.is_main_guard = _main_guard_skipper(tree)
+        self.module = _Scope(tree.body, self.is_main_guard)
+        self.globals_declared = _global_names(tree)
+        self.module_loads, self.module_calls = _module_code_names(tree, self.is_main_guard)
+        self.names = {}  # module names resolved to values, for `literal`
+        self.resolving = set()
+        # Before the binder imports anything the tracer would not have.
+        self.module_name = _module_name_for(path)
+
+    # -- messages --------------------------------------------------------
+
+    def fail(self, message):
+        raise TargetError("entry call `%s`: %s" % (self.call_text, message), "entry")
+
+    def segment(self, node, text):
+        got = None
+        try:
+            got = ast.get_source_segment(text, node)
+        except Exception:
+            pass
+        return got if got is not None else "..."
+
+    # -- names of the module ---------------------------------------------
+
+    def module_is_free(self, name):
+        return self.module.is_free(name) and name not in self.globals_declared
+
+    def imported_from(self, name, module_name, attribute):
+        """`name` is bound only by `import module_name` (attribute None) or
+        `from module_name import attribute [as name]`."""
+        if name in self.globals_declared or self.module.star_imports:
+            return False
+        found = self.module.bindings.get(name)
+        if not found:
+            return False
+        for node, _direct in found:
+            if attribute is None:
+                ok = isinstance(node, ast.Import) and any(
+                    alias.name == module_name and (alias.asname or alias.name) == name
+                    for alias in node.names
+                )
+            else:
+                ok = isinstance(node, ast.ImportFrom) and node.module == module_name and any(
+                    alias.name == attribute and (alias.asname or alias.name) == name
+                    for alias in node.names
+                )
+            if not ok:
+                return False
+        return True
+
+    def known_decorator(self, node, table):
+        """The spelling of `node` (a decorator) in `table` when the names
+        it uses really are that library's, else None."""
+        target = node.func if isinstance(node, ast.Call) else node
+        spelling = _dotted(target)
+        if spelling not in table:
+            return None
+        module_name, attribute = table[spelling]
+        if not self.imported_from(spelling.split(".")[0], module_name, attribute):
+            return None
+        return spelling
+
+    # -- finding the callee ----------------------------------------------
+
+    def find_callee(self, func):
+        spelling = _dotted(func)
+        if spelling is None:
+            self.fail(
+                "the callee `%s` is not a name such as `f` or `Class.method`"
+                % self.segment(func, self.call_text)
+            )
+        parts = spelling.split(".")
+        scope = self.module
+        classes = []
+        for index, name in enumerate(parts):
+            where = "the file" if not classes else "class `%s`" % ".".join(c.name for c in classes)
+            found = scope.last(name)
+            if found is None or (not classes and name in self.globals_declared):
+                if found is None and scope.star_imports:
+                    self.fail("`%s` may come from `from ... import *`; only functions defined "
+                              "in the file can be bound without running code" % name)
+                if found is None:
+                    self.fail("no function `%s` in %s" % (name, where))
+                self.fail("`%s` is rebound by a `global` statement in a function; binding "
+                          "it needs running code" % name)
+            node, direct = found
+            last_step = index == len(parts) - 1
+            lambda_value = None
+            if (
+                last_step
+                and not classes
+                and isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Lambda)
+            ):
+                lambda_value = node.value
+            wanted = (ast.FunctionDef, ast.AsyncFunctionDef) if last_step else (ast.ClassDef,)
+            if last_step and isinstance(node, ast.ClassDef):
+                self.fail(
+                    "`%s` is a class: calling it runs `__init__` on a new object, and binding "
+                    "that needs running code; call a function or `Class.method` instead" % name
+                )
+            if lambda_value is None and not isinstance(node, wanted):
+                self.fail(
+                    "`%s` is not a %s of %s (line %d binds it otherwise); binding it needs "
+                    "running code" % (name, "def" if last_step else "class", where,
+                                      getattr(node, "lineno", 0))
+                )
+            if not direct or scope.star_imports:
+                self.fail(
+                    "`%s` is defined conditionally (line %d); binding it needs running code"
+                    % (name, node.lineno)
+                )
+            if last_step:
+                return (lambda_value or node), classes
+            for decorator in node.decorator_list:
+                if self.known_decorator(decorator, _CLASS_DECORATORS) is None:
+                    self.fail(
+                        "class `%s` is decorated with `%s`, which may replace it; binding "
+                        "needs running code" % (name, self.segment(decorator, self.source_text))
+                    )
+            if node.keywords:
+                self.fail("class `%s` has a metaclass or class keywords; binding needs running "
+                          "code" % name)
+            classes.append(node)
+            scope = _Scope(node.body, self.is_main_guard)
+        raise AssertionError("unreachable")
+
+    # -- literals ----------------------------------------------------------
+
+    def check_literal(self, node, before=None, in_class=False):
+        """Raise _NotLiteral unless `node` is a literal this binder evaluates.
+        Names it reads are resolved into `self.names`; `before` is the line
+        the file must have bound them before (for defaults: the def's line);
+        `in_class`: names would be looked up in a class body first."""
+        if isinstance(node, ast.Constant):
+            return
+        if isinstance(node, (ast.UnaryOp, ast.BinOp)):
+            self.check_number(node)
+            return
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            for element in node.elts:
+                element = element.value if isinstance(element, ast.Starred) else element
+                self.check_literal(element, before, in_class)
+            return
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if key is not None:
+                    self.check_literal(key, before, in_class)
+                self.check_literal(value, before, in_class)
+            return
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _SAFE_CONSTRUCTORS
+            and self.module_is_free(node.func.id)
+        ):
+            for argument in node.args:
+                argument = argument.value if isinstance(argument, ast.Starred) else argument
+                self.check_literal(argument, before, in_class)
+            for keyword_node in node.keywords:
+                self.check_literal(keyword_node.value, before, in_class)
+            return
+        if in_class and isinstance(node, (ast.Lambda, ast.Name)):
+            raise _NotLiteral(node, "a method's defaults read the class body's names first")
+        if isinstance(node, ast.Lambda):
+            # Making a lambda runs only its defaults; its repr is
+            # `<function <lambda> at 0x...>`.
+            arguments = node.args
+            for default in list(arguments.defaults) + [d for d in arguments.kw_defaults if d]:
+                self.check_literal(default, before, in_class)
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            self.resolve(node, before)
+            return
+        raise _NotLiteral(node)
+
+    def resolve(self, node, before):
+        """Put the value of the module name `node` in `self.names`: a name
+        the file binds once, at its top level, to a literal (a mutable one
+        only when nothing at the top level reads it again or calls code of
+        the file, which could change it), to a def without decorators or to a
+        plain class."""
+        name = node.id
+        found = self.module.bindings.get(name)
+        if not found:
+            raise _NotLiteral(node, "the file does not bind `%s` at its top level" % name)
+        if (
+            len(found) != 1
+            or not found[0][1]
+            or name in self.globals_declared
+            or self.module.star_imports
+            or name in self.resolving
+        ):
+            raise _NotLiteral(
+                node, "the file binds `%s` more than once, conditionally or by import" % name
+            )
+        binding = found[0][0]
+        first_line = min([binding.lineno] + [d.lineno for d in getattr(binding, "decorator_list", [])])
+        if before is not None and first_line >= before:
+            raise _NotLiteral(node, "`%s` is bound after line %d" % (name, before))
+        if name in self.names:
+            return
+        value_node = None
+        if isinstance(binding, ast.Assign) and len(binding.targets) == 1:
+            if isinstance(binding.targets[0], ast.Name):
+                value_node = binding.value
+        elif isinstance(binding, ast.AnnAssign) and binding.simple and binding.value is not None:
+            value_node = binding.value
+        if value_node is not None:
+            self.resolving.add(name)
+            try:
+                self.check_literal(value_node, binding.lineno)
+            finally:
+                self.resolving.discard(name)
+            try:
+                value = self.evaluate(value_node)
+            except BaseException as error:
+                raise _NotLiteral(node, "evaluating `%s` raised %s" % (name, bounded_repr(error)))
+            if not _is_immutable(value) and self.module_may_change(name):
+                raise _NotLiteral(
+                    node,
+                    "`%s` is mutable and the file's top level reads it again or calls the "
+                    "file's code, which may change it" % name,
+                )
+        elif isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)) and not binding.decorator_list:
+            value = _Shown("<function %s at 0x...>" % name)
+        elif isinstance(binding, ast.ClassDef) and self.plain_class(binding):
+            value = _class_shown(self.module_name, name)
+        else:
+            raise _NotLiteral(
+                node,
+                "`%s` is not bound to a literal, a def without decorators or a plain class" % name,
+            )
+        self.names[name] = value
+
+    def plain_class(self, node):
+        """A class whose repr is `<class 'module.Name'>`: no metaclass, no
+        decorator that may replace it, bases only builtin classes (`object`,
+        `Exception`, ...) or plain classes of the file."""
+        import builtins
+
+        if node.keywords:
+            return False
+        for decorator in node.decorator_list:
+            if self.known_decorator(decorator, _CLASS_DECORATORS) is None:
+                return False
+        for base in node.bases:
+            if not isinstance(base, ast.Name):
+                return False
+            if self.module_is_free(base.id) and type(getattr(builtins, base.id, None)) is type:
+                continue
+            try:
+                self.resolve(base, node.lineno)
+            except _NotLiteral:
+                return False
+            shown = self.names.get(base.id)
+            if not (isinstance(shown, _Shown) and shown.text.startswith("<class ")):
+                return False
+        return True
+
+    def module_may_change(self, name):
+        """The code run when the module loads reads `name` again or calls
+        code of the file (which could change the value bound to it)."""
+        return name in self.module_loads or self.module_runs_file_code()
+
+    def module_runs_file_code(self):
+        """The code run when the module loads calls something the file
+        binds other than by an import (its functions, classes, objects)."""
+        for called in self.module_calls:
+            for binding, _direct in self.module.bindings.get(called, []):
+                if not isinstance(binding, (ast.Import, ast.ImportFrom)):
+                    return True
+        return False
+
+    def evaluate(self, node):
+        """Evaluate a checked literal the way the tracer evaluates the entry
+        call: compiled, in a namespace of the safe builtins and the names
+        resolved so far."""
+        import builtins
+
+        namespace = {"__builtins__": {}}
+        for name in _SAFE_CONSTRUCTORS:
+            namespace[name] = getattr(builtins, name)
+        namespace.update(self.names)
+        expression = ast.Expression(body=node)
+        ast.fix_missing_locations(expression)
+        return eval(compile(expression, "<entry call>", "eval"), namespace)
+
+    def check_number(self, node):
+        if isinstance(node, ast.Constant) and type(node.value) in _NUMBER_TYPES + (bool,):
+            return
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            self.check_number(node.operand)
+            return
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            self.check_number(node.left)
+            self.check_number(node.right)
+            return
+        raise _NotLiteral(node)
+
+    def literal(self, node, text, describe, before=None, in_class=False):
+        """The value of the literal `node` (source in `text`); `describe` is
+        how a message names it, such as "argument 1"."""
+        try:
+            self.check_literal(node, before, in_class)
+        except _NotLiteral as problem:
+            whole = self.segment(node, text)
+            part = self.segment(problem.node, text)
+            if problem.why is not None:
+                detail = " (%s)" % problem.why
+            else:
+                detail = "" if part == whole else " (`%s` is not)" % part
+            self.fail("%s `%s` is not a literal%s; %s" % (describe, whole, detail, _NOT_LITERAL_HINT))
+        try:
+            return self.evaluate(node)
+        except BaseException as error:
+            self.fail("evaluating %s `%s` raised %s" % (describe, self.segment(node, text),
+                                                        bounded_repr(error)))
+
+    # -- binding -----------------------------------------------------------
+
+    def bind(self, call):
+        function, classes = self.find_callee(call.func)
+        is_lambda = isinstance(function, ast.Lambda)
+        name = "<lambda>" if is_lambda else function.name
+        decorators = [] if is_lambda else list(function.decorator_list)
+        kind = None
+        for decorator in decorators:
+            spelling = _dotted(decorator)
+            if classes and spelling in _METHOD_DECORATORS and self.module_is_free(spelling):
+                kind = spelling
+            elif self.known_decorator(decorator, _TRANSPARENT_DECORATORS) is not None:
+                if kind is None:
+                    kind = "cache"
+            else:
+                self.fail(
+                    "`%s` is decorated with `%s`: the decorator's wrapper runs first, and "
+                    "binding it needs running code" % (name, self.segment(decorator, self.source_text))
+                )
+        args = []
+        for index, node in enumerate(call.args):
+            if isinstance(node, ast.Starred):
+                value = self.literal(node.value, self.call_text, "argument %d" % (index + 1))
+                try:
+                    args.extend(value)
+                except TypeError:
+                    self.fail("argument %d: the value after * must be an iterable, not %s"
+                              % (index + 1, type(value).__name__))
+            else:
+                args.append(self.literal(node, self.call_text, "argument %d" % (index + 1)))
+        kwargs = {}
+        for keyword_node in call.keywords:
+            if keyword_node.arg is None:
+                value = self.literal(keyword_node.value, self.call_text, "a **argument")
+                if not isinstance(value, dict):
+                    self.fail("a **argument must be a mapping, not %s" % type(value).__name__)
+                pairs = list(value.items())
+            else:
+                value = self.literal(keyword_node.value, self.call_text,
+                                     "argument `%s=`" % keyword_node.arg)
+                pairs = [(keyword_node.arg, value)]
+            for key, item in pairs:
+                if not isinstance(key, str):
+                    self.fail("keywords must be strings")
+                if key in kwargs:
+                    self.fail("got multiple values for keyword argument '%s'" % key)
+                kwargs[key] = item
+        line = decorators[0].lineno if decorators else function.lineno
+        signature = self.signature(function, name, line, bool(classes))
+        parameters = self.parameter_names(function)
+        code = self.find_code(name, line, parameters)
+        free = list(code.co_freevars) if code is not None else []
+        qualname = ".".join(c.name for c in classes)
+        if kind == "classmethod":
+            args.insert(0, _class_shown(self.module_name, qualname))
+        if kind == "cache":
+            try:
+                hash((tuple(args), tuple(sorted(kwargs.items()))))
+            except TypeError as error:
+                self.fail("`%s` caches its results and %s" % (name, error))
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as error:
+            self.fail("does not fit `%s%s`: %s" % (name, signature, error))
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        for variable in free:
+            if variable != "__class__" or not classes:
+                self.fail("`%s` reads the variable `%s` of an enclosing function; binding "
+                          "it needs running code" % (name, variable))
+            values[variable] = _class_shown(self.module_name, qualname)
+        order = _frame_locals_order(parameters, code)
+        return name, line, [(local, values[local]) for local in order]
+
+    def signature(self, function, name, line, in_class):
+        """The `inspect.Signature` of the def (or lambda) `function`, its
+        defaults evaluated as literals."""
+        import inspect
+
+        arguments = function.args
+        empty = inspect.Parameter.empty
+        positional_only = list(getattr(arguments, "posonlyargs", []))
+        positional = positional_only + list(arguments.args)
+        defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+        parameters = []
+
+        def default_of(argument, node):
+            if node is None:
+                return empty
+            describe = "the default of parameter `%s` of `%s`" % (argument.arg, name)
+            value = self.literal(node, self.source_text, describe, before=line, in_class=in_class)
+            if not _is_immutable(value) and self.module_runs_file_code():
+                self.fail("%s is mutable and the file's top level calls the file's code, which "
+                          "may change it; binding needs running code" % describe)
+            return value
+
+        for argument, node in zip(positional, defaults):
+            kind = (inspect.Parameter.POSITIONAL_ONLY if argument in positional_only
+                    else inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            parameters.append(inspect.Parameter(argument.arg, kind, default=default_of(argument, node)))
+        if arguments.vararg is not None:
+            parameters.append(inspect.Parameter(arguments.vararg.arg, inspect.Parameter.VAR_POSITIONAL))
+        for argument, node in zip(arguments.kwonlyargs, arguments.kw_defaults):
+            parameters.append(inspect.Parameter(argument.arg, inspect.Parameter.KEYWORD_ONLY,
+                                                default=default_of(argument, node)))
+        if arguments.kwarg is not None:
+            parameters.append(inspect.Parameter(arguments.kwarg.arg, inspect.Parameter.VAR_KEYWORD))
+        return inspect.Signature(parameters)
+
+    @staticmethod
+    def parameter_names(function):
+        """The parameters in `co_varnames` order: positional, keyword-only,
+        `*args`, `**kwargs`."""
+        arguments = function.args
+        names = [a.arg for a in list(getattr(arguments, "posonlyargs", [])) + list(arguments.args)]
+        names += [a.arg for a in arguments.kwonlyargs]
+        if arguments.vararg is not None:
+            names.append(arguments.vararg.arg)
+        if arguments.kwarg is not None:
+            names.append(arguments.kwarg.arg)
+        return names
+
+    def find_code(self, name, line, parameters):
+        """The function's code object in the compiled (never run) module:
+        its cell and free variables, as this interpreter lays them out."""
+        stack = [self.code]
+        while stack:
+            code = stack.pop()
+            for constant in code.co_consts:
+                if not isinstance(constant, types.CodeType):
+                    continue
+                if (
+                    constant.co_name == name
+                    and constant.co_firstlineno == line
+                    and list(constant.co_varnames[: len(parameters)]) == parameters
+                ):
+                    return constant
+                stack.append(constant)
+        return None
+
+
+def _frame_locals_order(parameters, code):
+    """The order `frame.f_locals` lists the parameters and free variables
+    in at the call event (as the tracer reads it: after the trace machinery
+    read it once). Python 3.11+: the parameters, then the free variables.
+    Before 3.11 a parameter captured by an inner function lives in a cell:
+    each read of `f_locals` deletes it and adds it again after the free
+    variables, in `co_cellvars` order."""
+    if code is None:
+        return list(parameters)
+    free = list(code.co_freevars)
+    if sys.version_info >= (3, 11):
+        return list(parameters) + free
+    cells = [name for name in code.co_cellvars if name in parameters]
+    return [name for name in parameters if name not in cells] + free + cells
+
+
+def _module_name_for(path):
+    """The module name `load_target` would give the file (for class reprs),
+    judged by the modules loaded so far, as `load_target` judges it."""
+    path = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    usable = stem.isidentifier() and not keyword.iskeyword(stem)
+    return stem if usable and stem not in sys.modules else "__ndb_target__"
+
+
+def bind_entry_call(path, call_text):
+    """The first state of the entry call `call_text` on the file `path`
+    without running it: (function name, line, [(name, value), ...]) as the
+    tracer's `call` event would show them, values unrepr'd. Raises
+    TargetError ("syntax", "entry" or "load") when that needs running code."""
+    path = os.path.abspath(path)
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read()
+    except OSError as error:
+        raise TargetError("cannot read %s: %s" % (path, error.strerror or error), "load")
+    try:
+        # Compiled, never run: for every syntax error the tracer would report
+        # and for the code objects' cell and free variables.
+        code = compile(source, path, "exec", dont_inherit=True)
+        tree = ast.parse(source, path)
+    except SyntaxError as error:
+        raise TargetError(
+            "syntax error in %s line %s: %s" % (path, error.lineno, error.msg), "syntax"
+        )
+    except ValueError as error:  # null bytes in the source
+        raise TargetError("syntax error in %s line 1: %s" % (path, error), "syntax")
+    except (RecursionError, MemoryError) as error:
+        raise TargetError("the file is too deeply nested or too big to parse (%s)"
+                          % type(error).__name__, "syntax")
+    text = call_text.strip()
+    try:
+        call_tree = ast.parse(text, "<entry call>", "eval")
+    except SyntaxError as error:
+        raise TargetError("entry call `%s` does not parse: %s" % (text, error.msg), "entry")
+    except (ValueError, RecursionError, MemoryError) as error:
+        raise TargetError("entry call `%s` does not parse: %s" % (text, type(error).__name__), "entry")
+    call = call_tree.body
+    if not isinstance(call, ast.Call):
+        raise TargetError(
+            "entry call `%s` is not a call expression such as `f(1, 2)`" % text, "entry"
+        )
+    source_text = source.decode("utf-8", "replace")
+    return _Binder(tree, code, path, source_text, text).bind(call)
+
+
+def _bind_main(options):
+    """`--bind`: print the binding as one JSON line (after `ready`)."""
+    channel = _Channel()
+    channel.send({"type": "ready", "python": platform.python_version()})
+    _set_memory_limit(options.memory_limit)
+    try:
+        name, line, local_items = bind_entry_call(options.file, options.call)
+        locals_list = [
+            [local, bounded_repr(value, options.max_repr, options.max_items)]
+            for local, value in local_items
+        ]
+    except TargetError as error:
+        channel.send({"type": "error", "kind": error.kind, "message": str(error)})
+        os._exit(2)
+    except MemoryError:
+        channel.send({"type": "error", "kind": "entry", "message": "out of memory while binding"})
+        os._exit(2)
+    channel.send({"type": "binding", "function": name, "line": line, "locals": locals_list})
+    os._exit(0)
+
+
+# ---------------------------------------------------------------------------
 # The running tracer (only used by main)
 
 
@@ -649,6 +1488,7 @@ def _parse_arguments(argv):
     parser.add_argument("--max-stdout", type=int, default=65536)
     parser.add_argument("--max-repr", type=int, default=200)
     parser.add_argument("--max-items", type=int, default=50)
+    parser.add_argument("--bind", action="store_true")
     parser.add_argument("--self-test", action="store_true")
     options = parser.parse_args(argv)
     if not options.self_test and (options.file is None or options.call is None):
@@ -661,6 +1501,8 @@ def main(argv=None):
     options = _parse_arguments(argv)
     if options.self_test:
         sys.exit(_self_test())
+    if options.bind:
+        _bind_main(options)
     try:
         sys.stdout.flush()
     except BaseException:

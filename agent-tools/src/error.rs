@@ -1,0 +1,56 @@
+//! The one error type of a tool call. Every variant is a *tool* error: the
+//! MCP server answers it as a result with `isError: true` and the message as
+//! text, so the agent reads it and can correct its call; none of them is a
+//! protocol error.
+
+use ndb_inference::debugger::DebugError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("unknown tool `{name}`; the tools are: {known}")]
+    UnknownTool { name: String, known: String },
+    #[error("invalid arguments for `{tool}`: {message}")]
+    InvalidArguments { tool: String, message: String },
+    /// The source cannot be read, is too big, does not parse, or does not
+    /// have what the call names (a function, a line).
+    #[error("{0}")]
+    Source(String),
+    /// Unknown, ended, expired or evicted session.
+    #[error("{0}")]
+    Session(String),
+    #[error("`{tool}` runs your code, which this server does not allow; it is enabled by starting the server with --allow-run (`ndb mcp --allow-run`, `ndb tool --allow-run`)")]
+    RunNotAllowed { tool: String },
+    #[error("the model is not available: {0}. Tools that do not need it (list_functions, run_trace, check_prediction) keep working")]
+    Model(String),
+    #[error(transparent)]
+    Debug(#[from] DebugError),
+    #[error("the request was cancelled")]
+    Cancelled,
+    /// A bug: a panic inside the tool, caught at the request boundary.
+    #[error("internal error (the server keeps serving): {0}")]
+    Internal(String),
+}
+
+impl ToolError {
+    /// A short stable name of the kind of error, for scripts.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::InvalidArguments { .. } => "invalid_arguments",
+            ToolError::Source(_) => "source",
+            ToolError::Session(_) => "session",
+            ToolError::RunNotAllowed { .. } => "run_not_allowed",
+            ToolError::Model(_) => "model",
+            ToolError::Debug(DebugError::Cancelled) | ToolError::Cancelled => "cancelled",
+            ToolError::Debug(_) => "debugger",
+            ToolError::Internal(_) => "internal",
+        }
+    }
+
+    pub(crate) fn invalid(tool: &str, message: impl Into<String>) -> ToolError {
+        ToolError::InvalidArguments {
+            tool: tool.to_string(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! The neural debugger as tool calls for coding agents: the only crate that
+//! knows MCP. A pure core ([`tools`]: typed arguments in, typed results out)
+//! with two thin front ends: the MCP server over stdio ([`run_mcp_stdio`],
+//! `ndb mcp`) and one-shot calls for agents without MCP
+//! ([`openai_tool_schemas`] for `ndb tools --format openai`,
+//! [`call_tool_once`] for `ndb tool NAME --json ARGS`).
+//!
+//! Module map: `args` and `output` are the tools' contract (their JSON
+//! Schemas are generated from them), `catalog` lists the tools with their
+//! hints, `python` reads Python files with tree-sitter (functions, entry
+//! calls, syntax errors), `view` bounds states for agents, `sessions` keeps
+//! the live sessions, `render` writes results as text, `server` speaks MCP.
+
+use std::time::Duration;
+
+use ndb_inference::neural::ModelSpec;
+use ndb_inference::tracer::TracerConfig;
+use serde_json::Value;
+
+pub mod args;
+pub mod catalog;
+pub mod error;
+pub mod output;
+pub mod python;
+pub mod render;
+pub mod server;
+pub mod sessions;
+pub mod tools;
+pub mod view;
+
+pub use error::ToolError;
+pub use tools::{ToolCall, ToolOutput, Tools};
+
+/// Where predicted states come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The neural debugger: nothing is run.
+    #[default]
+    Model,
+    /// The real tracer: predictions are made by RUNNING the user's code.
+    /// For tests and comparisons; needs `allow_run`.
+    Trace,
+}
+
+/// How `ndb mcp` and `ndb tool` are set up.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The model behind predictions, loaded on first use.
+    pub model: ModelSpec,
+    /// Offer the tools that run the user's code (`run_trace`,
+    /// `check_prediction`, `suggest_inputs` with `verify`).
+    pub allow_run: bool,
+    /// Bounds of the real tracer.
+    pub tracer: TracerConfig,
+    /// Live sessions at once; the least recently used is closed past it.
+    pub max_sessions: usize,
+    /// A session unused this long is closed.
+    pub idle_timeout: Duration,
+    /// Where predictions come from (the model unless asked otherwise).
+    pub backend: Backend,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            model: ModelSpec::default(),
+            allow_run: false,
+            tracer: TracerConfig::default(),
+            max_sessions: 16,
+            idle_timeout: Duration::from_secs(600),
+            backend: Backend::Model,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// Refuses settings that contradict each other.
+    pub fn check(&self) -> Result<(), String> {
+        if self.backend == Backend::Trace && !self.allow_run {
+            return Err(
+                "the trace backend runs your code to answer predictions; it needs --allow-run"
+                    .into(),
+            );
+        }
+        if self.max_sessions == 0 {
+            return Err("at least one session must be allowed".into());
+        }
+        Ok(())
+    }
+}
+
+/// Serves the tools over MCP on stdin/stdout until the client disconnects.
+/// Blocking: builds its own async runtime.
+pub fn run_mcp_stdio(config: ServerConfig) -> anyhow::Result<()> {
+    config.check().map_err(anyhow::Error::msg)?;
+    server::run_stdio(config)
+}
+
+/// The tools a server with default settings and `allow_run` offers, as
+/// OpenAI-style function schemas.
+pub fn openai_tool_schemas() -> Value {
+    catalog::openai_tool_schemas(&ServerConfig {
+        allow_run: true,
+        ..ServerConfig::default()
+    })
+}
+
+/// Runs one tool call and returns its structured result (what MCP sends as
+/// `structuredContent`). Sessions do not outlive the call, so only the
+/// one-shot tools are useful here.
+pub fn call_tool_once(config: &ServerConfig, name: &str, args: Value) -> Result<Value, ToolError> {
+    config
+        .check()
+        .map_err(|message| ToolError::invalid(name, message))?;
+    let tools = Tools::new(config.clone());
+    let call = ToolCall::parse(name, args)?;
+    let cancel = ndb_inference::debugger::Cancel::new();
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tools.call(call, &cancel)))
+            .map_err(|payload| ToolError::Internal(server_panic_message(&*payload)))?;
+    result.map(|output| output.to_json())
+}
+
+fn server_panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}

@@ -1,0 +1,250 @@
+//! The one question every front end asks: "given the source, the states so
+//! far and an action, what state comes next?", and its two answers: the real
+//! tracer ([`TracerDebugger`]) and the neural debugger
+//! ([`crate::neural::NeuralDebugger`]). The CLI, the language server and the
+//! agent tools all go through [`Debugger`].
+//!
+//! The interface is synchronous: a call blocks until the state is known, is
+//! cancelled, or fails. Async callers run it on a blocking thread
+//! (`tokio::task::spawn_blocking`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use ndb_grammar::{Action, Cursor, StateTree, StateView, TextState};
+
+use crate::tracer::{trace_source, TracerConfig, TracerError};
+
+/// A stop of the debugger as every front end shows it, predicted or real.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The state in the text language (source text, locals, value).
+    pub text: TextState,
+    /// The state with line number and depth, as `ndb step` prints it; `None`
+    /// for the inverse exit before the entry call.
+    pub view: Option<StateView>,
+    /// How many of the model's samples agreed on this state; `None` for the
+    /// real tracer, which is certain.
+    pub confidence: Option<Confidence>,
+    /// Something the user should know about how the state was obtained,
+    /// such as steps left out of the model's prompt.
+    pub note: Option<String>,
+}
+
+/// Agreement among k samples: `votes` of `samples` gave this answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Confidence {
+    pub votes: usize,
+    pub samples: usize,
+}
+
+impl Confidence {
+    /// The share of samples that agreed, in `[0, 1]`.
+    pub fn share(self) -> f64 {
+        if self.samples == 0 {
+            0.0
+        } else {
+            self.votes as f64 / self.samples as f64
+        }
+    }
+}
+
+/// One action and the state it led to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub action: Action,
+    pub state: State,
+}
+
+/// A debugging session so far: the source, the call that started it (when
+/// known), the first state and the steps taken.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    pub source: Arc<str>,
+    /// Such as `f([1, 2], k=3)`. Needed by the real tracer; a session that
+    /// starts from a return state (suggesting inputs) has none.
+    pub entry_call: Option<String>,
+    pub start: State,
+    pub steps: Vec<Step>,
+}
+
+impl Session {
+    /// The latest state.
+    pub fn current(&self) -> &State {
+        self.steps.last().map_or(&self.start, |step| &step.state)
+    }
+
+    /// The whole session in the text language, as `ndb step --format text`
+    /// prints a walk (ended by `<|trace_end|>`).
+    pub fn to_text(&self) -> String {
+        let mut trajectory = crate::neural::prompt::trajectory(self, 0);
+        trajectory.ended = true;
+        ndb_grammar::text::print_trajectory(&trajectory)
+    }
+
+    /// The actions taken so far.
+    pub fn actions(&self) -> Vec<Action> {
+        self.steps.iter().map(|step| step.action).collect()
+    }
+}
+
+/// A flag a caller sets to abandon a request; checked between and during
+/// model generations. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Why no state could be given.
+#[derive(Debug, thiserror::Error)]
+pub enum DebugError {
+    #[error(transparent)]
+    Tracer(#[from] TracerError),
+    #[error("the real tracer needs an entry call such as `f(1, 2)`; this session has none")]
+    NoEntryCall,
+    #[error("the entry call cannot be bound without running code: {0}")]
+    Entry(String),
+    #[error("the model's answer does not parse ({errors}); nothing was guessed. Answer: {text:?}")]
+    Malformed { text: String, errors: String },
+    #[error("the model's answer was cut off after {tokens} tokens; nothing was guessed. Partial answer: {text:?}")]
+    CutOff { text: String, tokens: usize },
+    #[error("the request was cancelled")]
+    Cancelled,
+    #[error("the session has already ended (exit state); start a new one")]
+    Ended,
+    #[error("model error: {0}")]
+    Model(String),
+}
+
+/// Answers "what state comes next".
+pub trait Debugger: Send + Sync {
+    /// A short name for reports: `trace`, or the model's file name.
+    fn name(&self) -> String;
+
+    /// The entry function's call state for `entry_call` (such as
+    /// `f([1, 2])`).
+    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError>;
+
+    /// The state `action` leads to from the session's current state.
+    fn next(&self, session: &Session, action: Action, cancel: &Cancel)
+        -> Result<State, DebugError>;
+
+    /// Up to `k` distinct answers for `action`, most agreed first (the model
+    /// samples `k` times; the tracer has exactly one answer).
+    fn candidates(
+        &self,
+        session: &Session,
+        action: Action,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<State>, DebugError> {
+        let _ = k;
+        Ok(vec![self.next(session, action, cancel)?])
+    }
+}
+
+/// Starts a session at the entry call and applies `actions` one by one,
+/// feeding each answer back. Stops early at an exit state.
+pub fn run_actions(
+    debugger: &dyn Debugger,
+    source: &str,
+    entry_call: &str,
+    actions: &[Action],
+    cancel: &Cancel,
+) -> Result<Session, DebugError> {
+    let start = debugger.start(source, entry_call, cancel)?;
+    let mut session = Session {
+        source: source.into(),
+        entry_call: Some(entry_call.to_string()),
+        start,
+        steps: Vec::new(),
+    };
+    for &action in actions {
+        let state = debugger.next(&session, action, cancel)?;
+        session.steps.push(Step { action, state });
+    }
+    Ok(session)
+}
+
+/// The real tracer as a [`Debugger`]: runs the entry call once per source and
+/// call (cached), then replays the session's actions on the recorded state
+/// tree. Runs the user's code, bounded by its [`TracerConfig`].
+pub struct TracerDebugger {
+    config: TracerConfig,
+    trees: DashMap<(Arc<str>, String), Arc<StateTree>>,
+}
+
+impl TracerDebugger {
+    pub fn new(config: TracerConfig) -> TracerDebugger {
+        TracerDebugger {
+            config,
+            trees: DashMap::new(),
+        }
+    }
+
+    /// The bounds every run keeps.
+    pub fn config(&self) -> &TracerConfig {
+        &self.config
+    }
+
+    /// The recorded tree of `entry_call` on `source` (traced at most once).
+    pub fn tree(&self, source: &str, entry_call: &str) -> Result<Arc<StateTree>, DebugError> {
+        let key: (Arc<str>, String) = (source.into(), entry_call.to_string());
+        if let Some(tree) = self.trees.get(&key) {
+            return Ok(tree.clone());
+        }
+        let trace = trace_source(source, entry_call, &self.config)?;
+        let tree = Arc::new(StateTree::new(trace));
+        if self.trees.len() > 64 {
+            self.trees.clear();
+        }
+        self.trees.insert(key, tree.clone());
+        Ok(tree)
+    }
+
+    fn state(tree: &StateTree, cursor: Cursor, inverse: bool) -> State {
+        State {
+            text: tree.text_state(cursor, inverse),
+            view: tree.view(cursor),
+            confidence: None,
+            note: None,
+        }
+    }
+}
+
+impl Debugger for TracerDebugger {
+    fn name(&self) -> String {
+        "trace".to_string()
+    }
+
+    fn start(&self, source: &str, entry_call: &str, _: &Cancel) -> Result<State, DebugError> {
+        let tree = self.tree(source, entry_call)?;
+        Ok(Self::state(&tree, tree.start(), false))
+    }
+
+    fn next(&self, session: &Session, action: Action, _: &Cancel) -> Result<State, DebugError> {
+        let entry_call = session
+            .entry_call
+            .as_deref()
+            .ok_or(DebugError::NoEntryCall)?;
+        let tree = self.tree(&session.source, entry_call)?;
+        let mut actions = session.actions();
+        actions.push(action);
+        let cursors = tree.walk(tree.start(), &actions);
+        let cursor = cursors.last().copied().unwrap_or(tree.start());
+        Ok(Self::state(&tree, cursor, action.is_inverse()))
+    }
+}

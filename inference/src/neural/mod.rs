@@ -1,0 +1,901 @@
+//! The neural debugger: a language model served in process by mistral.rs
+//! that writes the next state in the text language, constrained by the Lark
+//! grammar of `ndb-grammar`, sampled k times with a majority vote.
+//!
+//! Loading is fully offline: a Hugging Face style directory (`config.json`,
+//! `*.safetensors`, `tokenizer.json`) or a GGUF file (or a directory holding
+//! one). mistral.rs 0.8 traps this module steps around:
+//!
+//! - a path that does not exist silently becomes a hub download: paths are
+//!   checked first and the token source is `None`;
+//! - GGUF loading prints to stdout: front ends call
+//!   [`crate::stdio::reserve_stdout`] before loading;
+//! - greedy decoding is `top_k = 1`;
+//! - without an EOS token generation runs to the length limit: answers are
+//!   bounded by [`ModelSpec::max_new_tokens`] and a cut-off answer is
+//!   reported as such, never guessed;
+//! - completion requests (no chat template) carry the text language, and the
+//!   special tokens that `choice.text` drops are put back from the per-token
+//!   log-probabilities.
+//!
+//! A model whose tokenizer has all the text language's special tokens reads
+//! and writes them as single tokens. A model whose tokenizer has none of them
+//! (a pretrained base model such as SmolLM2-135M) reads and writes them
+//! spelled out as text. A tokenizer with only some of them is an error.
+
+mod decode;
+pub(crate) mod prompt;
+
+use std::future::Future;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use dashmap::DashMap;
+use either::Either;
+use mistralrs::{
+    Constraint, GgufModelBuilder, Model, ModelDType, NormalLoaderType, NormalRequest, Request,
+    RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder, TokenSource,
+};
+use ndb_grammar::locate::Locator;
+use ndb_grammar::text::SPECIAL_TOKENS;
+use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
+use ndb_grammar::{ExitStatus, TextState};
+
+use crate::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
+use crate::tracer::TracerConfig;
+use decode::{merge_special_tokens, vote, Candidate, Rejected, Sample};
+
+/// Which model to load and how to ask it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelSpec {
+    /// A model directory or GGUF file; `None` is the shipped default
+    /// ([`default_model_path`]).
+    pub path: Option<PathBuf>,
+    /// Answers sampled per question (k); 1 is greedy.
+    pub samples: usize,
+    /// Sampling temperature when `samples > 1`.
+    pub temperature: f64,
+    /// The longest answer, in tokens; a longer one is reported as cut off.
+    pub max_new_tokens: usize,
+    /// CPU threads for the model; `None` uses every core.
+    pub threads: Option<usize>,
+    /// Run on a CUDA GPU (needs the `cuda` feature).
+    pub gpu: bool,
+    /// How entry calls are bound without running code (its `python`).
+    pub tracer: TracerConfig,
+}
+
+impl Default for ModelSpec {
+    fn default() -> ModelSpec {
+        ModelSpec {
+            path: None,
+            samples: 1,
+            temperature: 0.8,
+            max_new_tokens: 256,
+            threads: None,
+            gpu: false,
+            tracer: TracerConfig::default(),
+        }
+    }
+}
+
+/// Why a model could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("no model at {0} (a model directory or a .gguf file was expected)")]
+    NotFound(PathBuf),
+    #[error(
+        "no default model: looked at {looked}. Install it with `bash .ci/setup` \
+         (or `python3 inference/scripts/fetch_default_model.py`), set NDB_MODEL, or pass --model PATH"
+    )]
+    NoDefault { looked: String },
+    #[error("{path} is not a model: {reason}")]
+    Unrecognised { path: PathBuf, reason: String },
+    #[error("loading {path} failed: {reason}")]
+    Load { path: PathBuf, reason: String },
+    #[error(
+        "the model's tokenizer has only some of the debugger's special tokens; missing: {missing}. \
+         Train the tokenizer with all of them (inference/README.md)"
+    )]
+    SpecialTokens { missing: String },
+    #[error("GPU requested, but {0}")]
+    Gpu(String),
+    #[error("could not start the model runtime: {0}")]
+    Runtime(#[from] std::io::Error),
+}
+
+/// Where the shipped default model lives, in order: `$NDB_MODEL`, then
+/// `inference/models/default` of the source checkout `ndb` was built from
+/// (what `bash .ci/setup` fills).
+pub fn default_model_candidates() -> Vec<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(path) = std::env::var_os("NDB_MODEL").filter(|path| !path.is_empty()) {
+        candidates.push(PathBuf::from(path));
+    }
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default"));
+    candidates
+}
+
+/// The default model's path, if one is installed.
+pub fn default_model_path() -> Result<PathBuf, ModelError> {
+    let candidates = default_model_candidates();
+    candidates
+        .iter()
+        .find(|path| path.exists())
+        .cloned()
+        .ok_or_else(|| ModelError::NoDefault {
+            looked: candidates
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// The two layouts a model comes in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ModelFormat {
+    Gguf { directory: PathBuf, file: String },
+    HuggingFace { directory: PathBuf, llama: bool },
+}
+
+impl ModelFormat {
+    fn detect(path: &Path) -> Result<ModelFormat, ModelError> {
+        let unrecognised = |reason: &str| ModelError::Unrecognised {
+            path: path.to_path_buf(),
+            reason: reason.to_string(),
+        };
+        if !path.exists() {
+            return Err(ModelError::NotFound(path.to_path_buf()));
+        }
+        let gguf = |file: &Path| {
+            let directory = file
+                .parent()
+                .filter(|parent| !parent.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            ModelFormat::Gguf {
+                directory: std::fs::canonicalize(directory)
+                    .unwrap_or_else(|_| directory.to_path_buf()),
+                file: file
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            }
+        };
+        if path.is_file() {
+            return if path.extension().is_some_and(|ext| ext == "gguf") {
+                Ok(gguf(path))
+            } else {
+                Err(unrecognised("a file that is not .gguf"))
+            };
+        }
+        let entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .collect();
+        let has = |name: &str| entries.iter().any(|entry| entry.ends_with(name));
+        if has("config.json") {
+            if !has("tokenizer.json") {
+                return Err(unrecognised("config.json without tokenizer.json"));
+            }
+            if !entries
+                .iter()
+                .any(|entry| entry.extension().is_some_and(|ext| ext == "safetensors"))
+            {
+                return Err(unrecognised("config.json without *.safetensors weights"));
+            }
+            let config = std::fs::read_to_string(path.join("config.json"))?;
+            let config: serde_json::Value = serde_json::from_str(&config)
+                .map_err(|error| unrecognised(&format!("config.json is not JSON: {error}")))?;
+            let llama = config["architectures"]
+                .as_array()
+                .is_some_and(|list| list.iter().any(|a| a == "LlamaForCausalLM"))
+                || config["model_type"] == "llama";
+            if llama && config.get("rope_theta").is_none() {
+                return Err(unrecognised(
+                    "config.json lacks a top-level `rope_theta` (transformers 5 writes \
+                     `rope_parameters`; add the top-level key)",
+                ));
+            }
+            return Ok(ModelFormat::HuggingFace {
+                directory: path.to_path_buf(),
+                llama,
+            });
+        }
+        let ggufs: Vec<&PathBuf> = entries
+            .iter()
+            .filter(|entry| entry.extension().is_some_and(|ext| ext == "gguf"))
+            .collect();
+        match ggufs.as_slice() {
+            [file] => Ok(gguf(file)),
+            [] => Err(unrecognised(
+                "a directory with neither config.json nor a .gguf file",
+            )),
+            _ => Err(unrecognised(
+                "a directory with several .gguf files: name one",
+            )),
+        }
+    }
+}
+
+/// How the model's tokenizer carries the text language's special tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialTokenMode {
+    /// Each special token is one token of the vocabulary.
+    Tokens,
+    /// The tokenizer has none: they are spelled out as text.
+    Text,
+}
+
+/// Facts about a loaded model, for reports and benchmarks.
+#[derive(Clone, Debug)]
+pub struct ModelInfo {
+    pub path: PathBuf,
+    pub name: String,
+    pub special_tokens: SpecialTokenMode,
+    pub context_tokens: Option<usize>,
+    pub load_seconds: f64,
+    /// Size of the weights on disk, in bytes.
+    pub weight_bytes: u64,
+}
+
+/// Throughput figures of the latest generation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Throughput {
+    pub prompt_tokens: usize,
+    pub generated_tokens: usize,
+    pub prompt_tokens_per_second: f64,
+    pub generated_tokens_per_second: f64,
+}
+
+/// The neural debugger: a loaded model and a cache of its answers.
+pub struct NeuralDebugger {
+    runtime: Option<tokio::runtime::Runtime>,
+    model: Model,
+    spec: ModelSpec,
+    info: ModelInfo,
+    cache: DashMap<u64, Arc<Vec<Candidate>>>,
+    /// End-of-sequence tokens by the names llguidance forces when the
+    /// grammar is complete: generation stops at them even when the model's
+    /// own EOS is another token (SmolLM2-Instruct's is `<|im_end|>`).
+    stop_ids: Vec<u32>,
+    last_throughput: std::sync::Mutex<Throughput>,
+    requests: AtomicUsize,
+}
+
+impl Drop for NeuralDebugger {
+    fn drop(&mut self) {
+        // Dropping a runtime may block; inside another runtime that panics.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Runs the future `make` builds to completion on `runtime`, from a fresh
+/// thread, so it works from plain threads and from async callers' blocking
+/// threads alike, and a panic inside becomes an error.
+fn block_on<M, F>(runtime: &tokio::runtime::Runtime, make: M) -> Result<F::Output, String>
+where
+    M: FnOnce() -> F + Send,
+    F: Future,
+    F::Output: Send,
+{
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| runtime.block_on(make()))
+            .join()
+            .map_err(|panic| {
+                panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".to_string())
+            })
+    })
+}
+
+const CACHE_LIMIT: usize = 4096;
+
+impl NeuralDebugger {
+    /// Loads the model `spec` names (checking the path first: nothing is
+    /// ever downloaded).
+    pub fn load(spec: &ModelSpec) -> Result<NeuralDebugger, ModelError> {
+        let path = match &spec.path {
+            Some(path) => path.clone(),
+            None => default_model_path()?,
+        };
+        let format = ModelFormat::detect(&path)?;
+        if spec.gpu && !cfg!(feature = "cuda") {
+            return Err(ModelError::Gpu(
+                "this ndb was built without the `cuda` feature \
+                 (cargo build --features ndb-inference/cuda)"
+                    .to_string(),
+            ));
+        }
+        if let Some(threads) = spec.threads {
+            // candle's CPU kernels use rayon's global pool, sized once.
+            if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+                std::env::set_var("RAYON_NUM_THREADS", threads.max(1).to_string());
+            }
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ndb-model")
+            .enable_all()
+            .build()?;
+        let started = Instant::now();
+        let load_error = |reason: String| ModelError::Load {
+            path: path.clone(),
+            reason,
+        };
+        let force_cpu = !spec.gpu;
+        let model = match &format {
+            ModelFormat::Gguf { directory, file } => {
+                // Small quantised files decode faster dequantised on a CPU.
+                if std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none() && force_cpu {
+                    std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
+                }
+                let mut builder = GgufModelBuilder::new(
+                    directory.to_string_lossy().into_owned(),
+                    vec![file.clone()],
+                )
+                .with_token_source(TokenSource::None);
+                if force_cpu {
+                    builder = builder.with_force_cpu();
+                }
+                block_on(&runtime, || builder.build())
+            }
+            ModelFormat::HuggingFace { directory, llama } => {
+                let mut builder = TextModelBuilder::new(directory.to_string_lossy().into_owned())
+                    .with_token_source(TokenSource::None)
+                    .with_dtype(ModelDType::F32);
+                if *llama {
+                    builder = builder.with_loader_type(NormalLoaderType::Llama);
+                }
+                if force_cpu {
+                    builder = builder.with_force_cpu();
+                }
+                block_on(&runtime, || builder.build())
+            }
+        };
+        let model = match model {
+            Ok(Ok(model)) => model,
+            Ok(Err(error)) => return Err(load_error(format!("{error:#}"))),
+            Err(panic) => return Err(load_error(format!("the loader panicked: {panic}"))),
+        };
+        let load_seconds = started.elapsed().as_secs_f64();
+        let special_tokens = Self::special_token_mode(&runtime, &model).map_err(load_error)?;
+        let stop_ids = Self::end_of_sequence_ids(&runtime, &model).map_err(load_error)?;
+        if special_tokens == SpecialTokenMode::Text {
+            eprintln!(
+                "ndb: {} has no tokens for the debugger's markers; they are spelled out as \
+                 text (a base model not trained on the debugger language)",
+                path.display()
+            );
+        }
+        let context_tokens = model.max_sequence_length().ok().flatten();
+        let weight_bytes = match &format {
+            ModelFormat::Gguf { directory, file } => std::fs::metadata(directory.join(file))
+                .map(|m| m.len())
+                .unwrap_or(0),
+            ModelFormat::HuggingFace { directory, .. } => std::fs::read_dir(directory)
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .filter(|e| e.path().extension().is_some_and(|x| x == "safetensors"))
+                        .filter_map(|e| e.metadata().ok())
+                        .map(|m| m.len())
+                        .sum()
+                })
+                .unwrap_or(0),
+        };
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        Ok(NeuralDebugger {
+            runtime: Some(runtime),
+            model,
+            spec: spec.clone(),
+            info: ModelInfo {
+                path,
+                name,
+                special_tokens,
+                context_tokens,
+                load_seconds,
+                weight_bytes,
+            },
+            cache: DashMap::new(),
+            stop_ids,
+            last_throughput: std::sync::Mutex::new(Throughput::default()),
+            requests: AtomicUsize::new(0),
+        })
+    }
+
+    fn end_of_sequence_ids(
+        runtime: &tokio::runtime::Runtime,
+        model: &Model,
+    ) -> Result<Vec<u32>, String> {
+        block_on(runtime, || async {
+            let mut ids = Vec::new();
+            for name in [
+                "<|endoftext|>",
+                "<|end_of_text|>",
+                "</s>",
+                "<eos>",
+                "<|im_end|>",
+            ] {
+                let tokens = model
+                    .tokenize(Either::Right(name.to_string()), None, false, false, None)
+                    .await
+                    .map_err(|error| format!("tokenizing {name}: {error}"))?;
+                if let [id] = tokens.as_slice() {
+                    ids.push(*id);
+                }
+            }
+            Ok(ids)
+        })?
+    }
+
+    fn special_token_mode(
+        runtime: &tokio::runtime::Runtime,
+        model: &Model,
+    ) -> Result<SpecialTokenMode, String> {
+        let lengths = block_on(runtime, || async {
+            let mut lengths = Vec::new();
+            for token in SPECIAL_TOKENS {
+                let ids = model
+                    .tokenize(Either::Right(token.to_string()), None, false, false, None)
+                    .await
+                    .map_err(|error| format!("tokenizing {token}: {error}"))?;
+                lengths.push(ids.len());
+            }
+            Ok::<_, String>(lengths)
+        })??;
+        let single: Vec<bool> = lengths.iter().map(|&n| n == 1).collect();
+        if single.iter().all(|&s| s) {
+            Ok(SpecialTokenMode::Tokens)
+        } else if single.iter().filter(|&&s| s).count() <= 2 {
+            // A general tokenizer may happen to have a short marker or two
+            // as one token; that is not a trained debugger vocabulary.
+            Ok(SpecialTokenMode::Text)
+        } else {
+            let missing: Vec<&str> = SPECIAL_TOKENS
+                .iter()
+                .zip(&single)
+                .filter(|(_, &s)| !s)
+                .map(|(token, _)| *token)
+                .collect();
+            Err(ModelError::SpecialTokens {
+                missing: missing.join(" "),
+            }
+            .to_string())
+        }
+    }
+
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    pub fn spec(&self) -> &ModelSpec {
+        &self.spec
+    }
+
+    /// Figures of the latest generation (for benchmarks).
+    pub fn last_throughput(&self) -> Throughput {
+        *self
+            .last_throughput
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many generation requests reached the model (cached answers do
+    /// not count).
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Forgets every cached answer.
+    pub fn clear_cache(&self) {
+        self.cache.clear();
+    }
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        self.runtime
+            .as_ref()
+            .expect("the runtime lives as long as the debugger")
+    }
+
+    /// The grammar of the next state, with special tokens as the model's
+    /// tokenizer carries them.
+    fn grammar(&self, source: &str, inverse: bool) -> String {
+        let grammar = lark::state_grammar(Some(source), inverse);
+        match self.info.special_tokens {
+            SpecialTokenMode::Tokens => grammar,
+            SpecialTokenMode::Text => lark::special_tokens_as_text(&grammar),
+        }
+    }
+
+    /// Tokens in `text` by the model's tokenizer.
+    fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
+        let model = &self.model;
+        let ids = block_on(self.runtime(), || async move {
+            model
+                .tokenize(Either::Right(text.to_string()), None, false, false, None)
+                .await
+        })
+        .map_err(DebugError::Model)?
+        .map_err(|error| DebugError::Model(error.to_string()))?;
+        Ok(ids.len())
+    }
+
+    /// Builds the prompt, leaving out the oldest steps when the whole does
+    /// not fit the model's context. Returns the prompt and how many steps
+    /// were left out.
+    fn fit_prompt(&self, session: &Session, action: Action) -> Result<(String, usize), DebugError> {
+        let demonstrate = self.info.special_tokens == SpecialTokenMode::Text;
+        let full = prompt::prompt(session, action, 0, demonstrate);
+        let Some(context) = self.info.context_tokens else {
+            return Ok((full, 0));
+        };
+        let budget = context.saturating_sub(self.spec.max_new_tokens);
+        let mut skip = 0;
+        let mut text = full;
+        loop {
+            let tokens = self.count_tokens(&text)?;
+            if tokens <= budget {
+                return Ok((text, skip));
+            }
+            if skip >= session.steps.len() {
+                return Err(DebugError::Model(format!(
+                    "the source and the first state take {tokens} tokens; the model's context \
+                     holds {context} (with {} for the answer)",
+                    self.spec.max_new_tokens
+                )));
+            }
+            // Drop about the share of steps that is over budget, at least one.
+            let over = (tokens - budget) as f64 / tokens as f64;
+            let more = ((session.steps.len() - skip) as f64 * over).ceil() as usize;
+            skip = (skip + more.max(1)).min(session.steps.len());
+            text = prompt::prompt(session, action, skip, demonstrate);
+        }
+    }
+
+    /// Samples `k` answers for `prompt` under `grammar`.
+    fn generate(
+        &self,
+        prompt: String,
+        grammar: String,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<Sample>, DebugError> {
+        if cancel.is_cancelled() {
+            return Err(DebugError::Cancelled);
+        }
+        let stop = (!self.stop_ids.is_empty()).then(|| StopTokens::Ids(self.stop_ids.clone()));
+        let sampling = if k <= 1 {
+            SamplingParams {
+                max_len: Some(self.spec.max_new_tokens),
+                stop_toks: stop.clone(),
+                ..SamplingParams::deterministic()
+            }
+        } else {
+            SamplingParams {
+                temperature: Some(self.spec.temperature),
+                max_len: Some(self.spec.max_new_tokens),
+                n_choices: k,
+                stop_toks: stop,
+                ..SamplingParams::neutral()
+            }
+        };
+        let model = &self.model;
+        let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
+        let started = Instant::now();
+        let response = block_on(self.runtime(), || async move {
+            let (sender, mut receiver) = tokio::sync::mpsc::channel(16);
+            let runner = model.inner();
+            let request = Request::Normal(Box::new(NormalRequest {
+                messages: RequestMessage::Completion {
+                    text: prompt,
+                    echo_prompt: false,
+                    best_of: None,
+                },
+                sampling_params: sampling,
+                response: sender,
+                return_logprobs: true,
+                is_streaming: false,
+                id: runner.next_request_id(),
+                constraint: Constraint::Lark(grammar),
+                suffix: None,
+                tools: None,
+                tool_choice: None,
+                logits_processors: None,
+                return_raw_logits: false,
+                web_search_options: None,
+                model_id: None,
+                truncate_sequence: false,
+            }));
+            runner
+                .get_sender(None)
+                .map_err(|error| error.to_string())?
+                .send(request)
+                .await
+                .map_err(|_| "the model engine has stopped".to_string())?;
+            receiver
+                .recv()
+                .await
+                .ok_or_else(|| "the model engine dropped the request".to_string())
+        })
+        .map_err(DebugError::Model)?
+        .map_err(DebugError::Model)?;
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let completion = match response {
+            Response::CompletionDone(done) => done,
+            Response::CompletionModelError(message, _) => return Err(DebugError::Model(message)),
+            Response::InternalError(error) | Response::ValidationError(error) => {
+                return Err(DebugError::Model(error.to_string()))
+            }
+            _ => return Err(DebugError::Model("unexpected response kind".to_string())),
+        };
+        let elapsed = started.elapsed().as_secs_f64();
+        let usage = &completion.usage;
+        if let Ok(mut throughput) = self.last_throughput.lock() {
+            *throughput = Throughput {
+                prompt_tokens: usage.prompt_tokens,
+                generated_tokens: usage.completion_tokens,
+                prompt_tokens_per_second: usage.avg_prompt_tok_per_sec as f64,
+                generated_tokens_per_second: if usage.total_completion_time_sec > 0.0 {
+                    usage.avg_compl_tok_per_sec as f64
+                } else {
+                    usage.completion_tokens as f64 / elapsed.max(1e-9)
+                },
+            };
+        }
+        let samples = completion
+            .choices
+            .iter()
+            .map(|choice| {
+                let pieces: Vec<String> = choice
+                    .logprobs
+                    .as_ref()
+                    .and_then(|logprobs| logprobs.content.as_ref())
+                    .map(|content| content.iter().map(|l| l.token.clone()).collect())
+                    .unwrap_or_default();
+                let text = if pieces.is_empty() {
+                    choice.text.clone()
+                } else {
+                    merge_special_tokens(&pieces, &choice.text, &special)
+                };
+                Sample {
+                    text,
+                    cut_off: choice.finish_reason == "length",
+                    tokens: pieces.len(),
+                }
+            })
+            .collect();
+        if cancel.is_cancelled() {
+            return Err(DebugError::Cancelled);
+        }
+        Ok(samples)
+    }
+
+    /// The distinct answers for `action` after `session`, most voted first,
+    /// from the cache when the same question was asked before.
+    fn answers(
+        &self,
+        session: &Session,
+        action: Action,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<(Arc<Vec<Candidate>>, usize), DebugError> {
+        let (prompt, skipped) = self.fit_prompt(session, action)?;
+        let grammar_inverse = action.is_inverse();
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&prompt, grammar_inverse, k, self.spec.temperature.to_bits()).hash(&mut hasher);
+        let key = hasher.finish();
+        if let Some(hit) = self.cache.get(&key) {
+            return Ok((hit.clone(), skipped));
+        }
+        let grammar = self.grammar(&session.source, grammar_inverse);
+        let samples = self.generate(prompt, grammar, k, cancel)?;
+        let previous = session.current();
+        let previous_locals = match previous.text.event {
+            TextEvent::Call | TextEvent::Line | TextEvent::LineCall => Some(&previous.text.locals),
+            _ => None,
+        };
+        let (candidates, rejected) = vote(&samples, previous_locals);
+        if candidates.is_empty() {
+            return Err(match rejected.into_iter().next() {
+                Some(Rejected::CutOff { text, tokens }) => DebugError::CutOff { text, tokens },
+                Some(Rejected::Malformed { text, errors }) => {
+                    DebugError::Malformed { text, errors }
+                }
+                None => DebugError::Model("the model returned no answer".to_string()),
+            });
+        }
+        let candidates = Arc::new(candidates);
+        if self.cache.len() >= CACHE_LIMIT {
+            self.cache.clear();
+        }
+        self.cache.insert(key, candidates.clone());
+        Ok((candidates, skipped))
+    }
+
+    /// Places the model's text states on lines, following the session's
+    /// frames.
+    fn place(&self, session: &Session, action: Action, text: &TextState) -> Option<StateView> {
+        let locator = Locator::new(&session.source);
+        let mut stack = locator.start(session.start.view.as_ref());
+        for step in &session.steps {
+            stack = locator.place(&stack, step.action, &step.state.text).1;
+        }
+        locator.place(&stack, action, text).0
+    }
+
+    /// What a session at an end state shows for `action` without asking
+    /// the model: pdb stays at the end.
+    fn stays(session: &Session, action: Action) -> Option<State> {
+        let current = session.current();
+        let stays = match current.text.event {
+            TextEvent::ExitNormal | TextEvent::ExitError | TextEvent::ExitNever => {
+                !action.is_inverse()
+            }
+            TextEvent::ExitEntry => action.is_inverse(),
+            _ => false,
+        };
+        stays.then(|| State {
+            confidence: None,
+            note: None,
+            ..current.clone()
+        })
+    }
+}
+
+impl Debugger for NeuralDebugger {
+    fn name(&self) -> String {
+        self.info.name.clone()
+    }
+
+    /// The call state is computed, not predicted: the entry call's literal
+    /// arguments bound to the function's parameters, without running code.
+    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+        if cancel.is_cancelled() {
+            return Err(DebugError::Cancelled);
+        }
+        let binding = crate::entry::bind_entry_call(source, entry_call, &self.spec.tracer)
+            .map_err(|error| DebugError::Entry(error.to_string()))?;
+        Ok(State {
+            text: TextState {
+                event: TextEvent::Call,
+                inverse: false,
+                src: call_source_line(source, binding.line).to_string(),
+                locals: binding.locals.clone(),
+                value: None,
+            },
+            view: Some(StateView::Event {
+                kind: EventKind::Call,
+                line: binding.line,
+                depth: 0,
+                locals: Some(binding.locals),
+                value: None,
+            }),
+            confidence: None,
+            note: None,
+        })
+    }
+
+    fn next(
+        &self,
+        session: &Session,
+        action: Action,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
+        let mut candidates = self.candidates(session, action, self.spec.samples, cancel)?;
+        Ok(candidates.remove(0))
+    }
+
+    fn candidates(
+        &self,
+        session: &Session,
+        action: Action,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<State>, DebugError> {
+        if let Some(state) = Self::stays(session, action) {
+            return Ok(vec![state]);
+        }
+        let k = k.max(1);
+        let (candidates, skipped) = self.answers(session, action, k, cancel)?;
+        let note = (skipped > 0).then(|| {
+            format!(
+                "the oldest {skipped} step(s) were left out of the prompt to fit the model's context"
+            )
+        });
+        Ok(candidates
+            .iter()
+            .map(|candidate| {
+                let view = self.place(session, action, &candidate.state);
+                let view = match (view, &candidate.state.event) {
+                    // The model does not write the exit's value.
+                    (Some(StateView::Exit { status, .. }), _) => Some(StateView::Exit {
+                        status,
+                        value: None,
+                    }),
+                    (view, _) => view,
+                };
+                State {
+                    text: candidate.state.clone(),
+                    view,
+                    confidence: Some(Confidence {
+                        votes: candidate.votes,
+                        samples: k,
+                    }),
+                    note: note.clone(),
+                }
+            })
+            .collect())
+    }
+}
+
+/// The status of an exit state, for callers that read text states.
+pub fn exit_status(event: TextEvent) -> Option<ExitStatus> {
+    match event {
+        TextEvent::ExitNormal => Some(ExitStatus::Normal),
+        TextEvent::ExitError => Some(ExitStatus::Error),
+        TextEvent::ExitNever => Some(ExitStatus::Never),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_checked_before_anything_loads() {
+        let missing = Path::new("/nonexistent/model");
+        assert!(matches!(
+            ModelFormat::detect(missing),
+            Err(ModelError::NotFound(_))
+        ));
+        let directory = std::env::temp_dir().join(format!("ndb-model-test-{}", std::process::id()));
+        std::fs::create_dir_all(&directory).unwrap();
+        let error = ModelFormat::detect(&directory).unwrap_err().to_string();
+        assert!(error.contains("neither config.json nor a .gguf"), "{error}");
+        std::fs::write(directory.join("config.json"), "{}").unwrap();
+        let error = ModelFormat::detect(&directory).unwrap_err().to_string();
+        assert!(error.contains("without tokenizer.json"), "{error}");
+        std::fs::write(directory.join("tokenizer.json"), "{}").unwrap();
+        std::fs::write(directory.join("model.safetensors"), "").unwrap();
+        std::fs::write(
+            directory.join("config.json"),
+            r#"{"architectures": ["LlamaForCausalLM"], "rope_parameters": {}}"#,
+        )
+        .unwrap();
+        let error = ModelFormat::detect(&directory).unwrap_err().to_string();
+        assert!(error.contains("rope_theta"), "{error}");
+        std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    #[test]
+    fn a_gpu_request_without_the_feature_is_a_clear_error() {
+        if cfg!(feature = "cuda") {
+            return;
+        }
+        let directory = std::env::temp_dir().join(format!("ndb-gpu-test-{}", std::process::id()));
+        std::fs::create_dir_all(&directory).unwrap();
+        let file = directory.join("m.gguf");
+        std::fs::write(&file, b"not really").unwrap();
+        let spec = ModelSpec {
+            path: Some(file),
+            gpu: true,
+            ..ModelSpec::default()
+        };
+        let error = NeuralDebugger::load(&spec).err().unwrap().to_string();
+        assert!(error.contains("without the `cuda` feature"), "{error}");
+        std::fs::remove_dir_all(&directory).unwrap();
+    }
+}

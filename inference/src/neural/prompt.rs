@@ -1,0 +1,128 @@
+//! A session as the model reads it: the text language's trajectory up to
+//! the next action, ending with `<|frame_sep|>` where the model writes the
+//! next state.
+
+use ndb_grammar::text::{breakpoint_action, delta_possible, prompt_prefix};
+use ndb_grammar::{Action, EventKind, StateView, TextAction, TextStep, TextTrajectory};
+
+use crate::debugger::{Session, State};
+
+/// The action as the text language writes it: breakpoints by line text.
+pub(crate) fn text_action(source: &str, action: Action) -> TextAction {
+    match action {
+        Action::StepInto => TextAction::StepInto,
+        Action::StepOver => TextAction::StepOver,
+        Action::StepReturn => TextAction::StepReturn,
+        Action::Breakpoint(line) => breakpoint_action(source, line),
+        Action::Continue => TextAction::Continue,
+        Action::InvStepInto => TextAction::InvStepInto,
+        Action::InvStepOver => TextAction::InvStepOver,
+        Action::InvStepCall => TextAction::InvStepCall,
+    }
+}
+
+/// Whether the step from `previous` to `next` is written with delta locals,
+/// as in the training data: one step (into or over, either direction)
+/// between call/line states of the same frame, landing on a line.
+pub(crate) fn is_delta_step(previous: &State, action: Action, next: &State) -> bool {
+    let step = matches!(
+        action,
+        Action::StepInto | Action::StepOver | Action::InvStepInto | Action::InvStepOver
+    );
+    let (
+        Some(StateView::Event {
+            kind: from_kind,
+            depth: from_depth,
+            ..
+        }),
+        Some(StateView::Event {
+            kind: EventKind::Line,
+            depth: to_depth,
+            ..
+        }),
+    ) = (&previous.view, &next.view)
+    else {
+        return false;
+    };
+    step && matches!(from_kind, EventKind::Call | EventKind::Line)
+        && from_depth == to_depth
+        && delta_possible(&previous.text, &next.text)
+}
+
+/// The session in the text language, without its oldest `skip` steps.
+pub(crate) fn trajectory(session: &Session, skip: usize) -> TextTrajectory {
+    let source = &*session.source;
+    let mut steps = Vec::new();
+    let mut previous = &session.start;
+    for (index, step) in session.steps.iter().enumerate() {
+        // After a gap the first kept step is written in full: its delta base
+        // would be a state the model cannot see.
+        let delta = index > skip && is_delta_step(previous, step.action, &step.state);
+        if index >= skip {
+            steps.push(TextStep {
+                action: text_action(source, step.action),
+                state: step.state.text.clone(),
+                delta,
+            });
+        }
+        previous = &step.state;
+    }
+    TextTrajectory {
+        source: source.to_string(),
+        start: session.start.text.clone(),
+        steps,
+        ended: false,
+    }
+}
+
+/// Two real trajectories (recorded by the tracer from `demo/count_words.py`,
+/// checked by a test) shown before the question to a model that was never
+/// trained on the text language, so that it sees the format once forward
+/// and once backward.
+pub(crate) const DEMONSTRATION: &str = concat!(
+    include_str!("demo/forward.txt"),
+    "\n",
+    include_str!("demo/inverse.txt"),
+    "\n"
+);
+
+/// The prompt for `action` after `session`, leaving out the oldest `skip`
+/// steps (the source and the first state are always kept), after the
+/// demonstration when `demonstrate`.
+pub(crate) fn prompt(session: &Session, action: Action, skip: usize, demonstrate: bool) -> String {
+    let question = prompt_prefix(
+        &trajectory(session, skip),
+        &text_action(&session.source, action),
+    );
+    if demonstrate {
+        format!("{DEMONSTRATION}{question}")
+    } else {
+        question
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debugger::{run_actions, Cancel, TracerDebugger};
+
+    /// The demonstration is what the real tracer records, nothing made up.
+    #[test]
+    fn the_demonstration_is_a_real_recording() {
+        let source = include_str!("demo/count_words.py");
+        let tracer = TracerDebugger::new(Default::default());
+        let call = "count_words('a b a', 'a')";
+        let parts: Vec<&str> = DEMONSTRATION.split_inclusive("<|trace_end|>").collect();
+        for (actions, recorded) in [
+            (
+                "step_over,step_over,step_over,step_over,step_return",
+                parts[0],
+            ),
+            ("step_return,inv_step_call", parts[1]),
+        ] {
+            let actions = Action::parse_list(actions).unwrap();
+            let session = run_actions(&tracer, source, call, &actions, &Cancel::new()).unwrap();
+            assert_eq!(session.to_text(), recorded.trim_start_matches('\n'));
+        }
+    }
+}

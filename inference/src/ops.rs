@@ -1,0 +1,581 @@
+//! What users ask of a debugger, built on [`Debugger`]: run to a line and read
+//! the locals, predict a function's output (by one jump or by a rollout of
+//! single steps), suggest inputs for an output, and check a prediction or a
+//! suggestion by running it with the real tracer (which runs user code: only
+//! when the user asked for it).
+
+use ndb_grammar::locate::{def_name, find_function, function_spans, return_line, FunctionSpan};
+use ndb_grammar::state::source_lines;
+use ndb_grammar::{Action, EventKind, ExitStatus, StateView, TextEvent, TextState};
+
+use crate::debugger::{Cancel, DebugError, Debugger, Session, State, Step, TracerDebugger};
+use crate::tracer::trace_source;
+
+/// How an output is predicted from the entry call's first state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputMode {
+    /// One `step_return`: the model jumps to the function's return.
+    StepReturn,
+    /// A breakpoint at the return line, then one step to the return.
+    Breakpoint,
+    /// `step_over` again and again, each step fed back, until the return.
+    Rollout,
+}
+
+impl OutputMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputMode::StepReturn => "step_return",
+            OutputMode::Breakpoint => "breakpoint",
+            OutputMode::Rollout => "rollout",
+        }
+    }
+}
+
+/// The most steps a rollout takes before it gives up.
+pub const MAX_ROLLOUT_STEPS: usize = 200;
+
+/// A predicted output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputPrediction {
+    /// The returned value's repr, or the escaping exception's; `None` when
+    /// the prediction never reached the function's end.
+    pub value: Option<String>,
+    /// The value is an exception that escapes the function.
+    pub raised: bool,
+    /// The state the value was read from.
+    pub state: State,
+    /// Every state on the way.
+    pub session: Session,
+}
+
+fn new_session(source: &str, entry_call: Option<&str>, start: State) -> Session {
+    Session {
+        source: source.into(),
+        entry_call: entry_call.map(str::to_string),
+        start,
+        steps: Vec::new(),
+    }
+}
+
+fn step(
+    debugger: &dyn Debugger,
+    session: &mut Session,
+    action: Action,
+    cancel: &Cancel,
+) -> Result<(), DebugError> {
+    let state = debugger.next(session, action, cancel)?;
+    session.steps.push(Step { action, state });
+    Ok(())
+}
+
+fn depth_and_kind(state: &State) -> Option<(u32, EventKind)> {
+    match &state.view {
+        Some(StateView::Event { kind, depth, .. }) => Some((*depth, *kind)),
+        _ => None,
+    }
+}
+
+fn is_exit(state: &State) -> bool {
+    matches!(
+        state.text.event,
+        TextEvent::ExitNormal | TextEvent::ExitError | TextEvent::ExitNever | TextEvent::ExitEntry
+    )
+}
+
+/// The function a session's first (call) state belongs to.
+fn entry_function(source: &str, start: &State) -> Result<(Vec<FunctionSpan>, usize), DebugError> {
+    let spans = function_spans(source);
+    let line = match &start.view {
+        Some(StateView::Event { line, .. }) => *line,
+        _ => 0,
+    };
+    let index = spans
+        .iter()
+        .position(|span| span.first_line == line)
+        .or_else(|| def_name(&start.text.src).and_then(|name| find_function(&spans, name)))
+        .ok_or_else(|| {
+            DebugError::Entry(format!("no function starts at line {line} of the source"))
+        })?;
+    Ok((spans, index))
+}
+
+/// Predicts what `entry_call` returns, by `mode`.
+pub fn predict_output(
+    debugger: &dyn Debugger,
+    source: &str,
+    entry_call: &str,
+    mode: OutputMode,
+    cancel: &Cancel,
+) -> Result<OutputPrediction, DebugError> {
+    let start = debugger.start(source, entry_call, cancel)?;
+    let mut session = new_session(source, Some(entry_call), start);
+    match mode {
+        OutputMode::StepReturn => step(debugger, &mut session, Action::StepReturn, cancel)?,
+        OutputMode::Breakpoint => {
+            let (spans, index) = entry_function(source, &session.start)?;
+            let line = return_line(source, &spans, index);
+            step(debugger, &mut session, Action::Breakpoint(line), cancel)?;
+            if matches!(
+                depth_and_kind(session.current()),
+                Some((_, EventKind::Line))
+            ) {
+                step(debugger, &mut session, Action::StepOver, cancel)?;
+            }
+        }
+        OutputMode::Rollout => {
+            for _ in 0..MAX_ROLLOUT_STEPS {
+                let current = session.current();
+                if is_exit(current)
+                    || matches!(depth_and_kind(current), Some((0, EventKind::Return)))
+                {
+                    break;
+                }
+                step(debugger, &mut session, Action::StepOver, cancel)?;
+            }
+        }
+    }
+    let state = session.current().clone();
+    let (value, raised) = match (&state.view, state.text.event) {
+        (
+            Some(StateView::Event {
+                kind: EventKind::Return,
+                ..
+            }),
+            _,
+        ) => (state.text.value.clone(), false),
+        (
+            Some(StateView::Event {
+                kind: EventKind::Exception,
+                ..
+            }),
+            _,
+        ) => (state.text.value.clone(), true),
+        (
+            Some(StateView::Exit {
+                status: ExitStatus::Error,
+                value,
+            }),
+            _,
+        ) => (value.clone(), true),
+        (Some(StateView::Exit { value, .. }), _) => (value.clone(), false),
+        _ => (None, false),
+    };
+    Ok(OutputPrediction {
+        value,
+        raised,
+        state,
+        session,
+    })
+}
+
+/// Runs to a breakpoint at `line` (1-based) from the entry call's first
+/// state; the state there is `session.current()` (an exit when the line is
+/// never reached).
+pub fn predict_at_line(
+    debugger: &dyn Debugger,
+    source: &str,
+    entry_call: &str,
+    line: u32,
+    cancel: &Cancel,
+) -> Result<Session, DebugError> {
+    let start = debugger.start(source, entry_call, cancel)?;
+    let mut session = new_session(source, Some(entry_call), start);
+    step(debugger, &mut session, Action::Breakpoint(line), cancel)?;
+    Ok(session)
+}
+
+/// Rolls out single steps (`step_over`) from the entry call until the entry
+/// function returns, at most `max_steps` of them.
+pub fn rollout(
+    debugger: &dyn Debugger,
+    source: &str,
+    entry_call: &str,
+    max_steps: usize,
+    cancel: &Cancel,
+) -> Result<Session, DebugError> {
+    let start = debugger.start(source, entry_call, cancel)?;
+    let mut session = new_session(source, Some(entry_call), start);
+    for _ in 0..max_steps {
+        let current = session.current();
+        if is_exit(current) || matches!(depth_and_kind(current), Some((0, EventKind::Return))) {
+            break;
+        }
+        step(debugger, &mut session, Action::StepOver, cancel)?;
+    }
+    Ok(session)
+}
+
+/// A suggested argument list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    /// Argument text as it goes between the parentheses: `1, [2, 3]`.
+    pub input: String,
+    /// How many of the samples proposed it.
+    pub votes: usize,
+    pub samples: usize,
+    /// The output it is meant to give: the one asked for, or the one the
+    /// model predicted when none was given.
+    pub output: Option<String>,
+    /// Checked with the real tracer: `None` until checked, or when the
+    /// check could not decide.
+    pub verified: Option<bool>,
+}
+
+/// The entry call for `function` with argument text `input`.
+pub fn entry_call(function: &str, input: &str) -> String {
+    format!("{function}({input})")
+}
+
+/// Proposes inputs of `function` that give `output` (any output when
+/// `None`): `inv_step_call` from the function's return state, `k` samples,
+/// duplicates merged, most proposed first. With no output, the model first
+/// steps back from the end of the run into the return (`inv_step_into`),
+/// proposing the output too.
+pub fn suggest_inputs(
+    debugger: &dyn Debugger,
+    source: &str,
+    function: &str,
+    output: Option<&str>,
+    k: usize,
+    cancel: &Cancel,
+) -> Result<Vec<Suggestion>, DebugError> {
+    let spans = function_spans(source);
+    let index = find_function(&spans, function)
+        .ok_or_else(|| DebugError::Entry(format!("no function `{function}` in the source")))?;
+    let k = k.max(1);
+    let line = return_line(source, &spans, index);
+    let return_text = source_lines(source).nth(line as usize - 1).unwrap_or("");
+    let returns: Vec<(Session, usize)> = match output {
+        Some(output) => {
+            let start = State {
+                text: TextState {
+                    event: TextEvent::Return,
+                    inverse: true,
+                    src: return_text.to_string(),
+                    locals: Vec::new(),
+                    value: Some(output.to_string()),
+                },
+                view: Some(StateView::Event {
+                    kind: EventKind::Return,
+                    line,
+                    depth: 0,
+                    locals: None,
+                    value: Some(output.to_string()),
+                }),
+                confidence: None,
+                note: None,
+            };
+            vec![(new_session(source, None, start), k)]
+        }
+        None => {
+            let end = State {
+                text: TextState {
+                    event: TextEvent::ExitNormal,
+                    inverse: false,
+                    src: String::new(),
+                    locals: Vec::new(),
+                    value: None,
+                },
+                view: Some(StateView::Exit {
+                    status: ExitStatus::Normal,
+                    value: None,
+                }),
+                confidence: None,
+                note: None,
+            };
+            let end = new_session(source, None, end);
+            debugger
+                .candidates(&end, Action::InvStepInto, k, cancel)?
+                .into_iter()
+                .filter(|state| state.text.event == TextEvent::Return)
+                .map(|state| {
+                    let votes = state.confidence.map_or(1, |c| c.votes);
+                    let mut session = end.clone();
+                    session.steps.push(Step {
+                        action: Action::InvStepInto,
+                        state,
+                    });
+                    (session, votes)
+                })
+                .collect()
+        }
+    };
+    let header = def_header(source, &spans[index]);
+    let parameters = parameters(&header);
+    let mut suggestions: Vec<Suggestion> = Vec::new();
+    for (session, share) in returns {
+        let predicted_output = session.current().text.value.clone();
+        for state in debugger.candidates(&session, Action::InvStepCall, share, cancel)? {
+            if state.text.event != TextEvent::Call {
+                continue;
+            }
+            let votes = state.confidence.map_or(1, |c| c.votes);
+            let input = arguments_text(&parameters, &state.text.locals);
+            match suggestions.iter_mut().find(|s| s.input == input) {
+                Some(existing) => existing.votes += votes,
+                None => suggestions.push(Suggestion {
+                    input,
+                    votes,
+                    samples: k,
+                    output: predicted_output.clone(),
+                    verified: None,
+                }),
+            }
+        }
+    }
+    suggestions.sort_by_key(|s| std::cmp::Reverse(s.votes));
+    Ok(suggestions)
+}
+
+/// How many positional parameters `function` has (0 when it is not found).
+pub fn positional_parameter_count(source: &str, function: &str) -> usize {
+    let spans = function_spans(source);
+    find_function(&spans, function).map_or(0, |index| {
+        parameters(&def_header(source, &spans[index]))
+            .iter()
+            .filter(|p| matches!(p, Parameter::Positional(_)))
+            .count()
+    })
+}
+
+/// The text of a function's header, from `def` to the end of its
+/// parameter list.
+fn def_header(source: &str, span: &FunctionSpan) -> String {
+    source_lines(source)
+        .skip(span.def_line as usize - 1)
+        .take((span.body_line.max(span.def_line + 1) - span.def_line) as usize)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How a parameter receives its argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Parameter {
+    Positional(String),
+    KeywordOnly(String),
+    VarPositional(String),
+    VarKeyword(String),
+}
+
+/// The parameters of a `def` header, by a bracket-aware split of the text
+/// between its outer parentheses.
+fn parameters(header: &str) -> Vec<Parameter> {
+    let Some(open) = header.find('(') else {
+        return Vec::new();
+    };
+    let mut depth = 0;
+    let mut close = header.len();
+    let mut pieces = Vec::new();
+    let mut piece_start = open + 1;
+    let mut quote: Option<char> = None;
+    for (offset, c) in header[open..].char_indices() {
+        let at = open + offset;
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = at;
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                pieces.push(&header[piece_start..at]);
+                piece_start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    if piece_start <= close {
+        pieces.push(&header[piece_start..close]);
+    }
+    let mut keyword_only = false;
+    let mut result = Vec::new();
+    for piece in pieces {
+        let name_part = piece
+            .split([':', '='])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        match name_part.as_str() {
+            "" | "/" => {}
+            "*" => keyword_only = true,
+            name if name.starts_with("**") => {
+                result.push(Parameter::VarKeyword(name[2..].trim().to_string()))
+            }
+            name if name.starts_with('*') => {
+                keyword_only = true;
+                result.push(Parameter::VarPositional(name[1..].trim().to_string()));
+            }
+            name if keyword_only => result.push(Parameter::KeywordOnly(name.to_string())),
+            name => result.push(Parameter::Positional(name.to_string())),
+        }
+    }
+    result
+}
+
+/// The argument text that binds `locals` (a call state's) to `parameters`.
+fn arguments_text(parameters: &[Parameter], locals: &[(String, String)]) -> String {
+    let value = |name: &str| {
+        locals
+            .iter()
+            .find(|(local, _)| local == name)
+            .map(|(_, value)| value.as_str())
+    };
+    let mut parts = Vec::new();
+    let mut skipped_positional = false;
+    for parameter in parameters {
+        match parameter {
+            Parameter::Positional(name) => match value(name) {
+                Some(v) if !skipped_positional => parts.push(v.to_string()),
+                Some(v) => parts.push(format!("{name}={v}")),
+                None => skipped_positional = true,
+            },
+            Parameter::KeywordOnly(name) => {
+                if let Some(v) = value(name) {
+                    parts.push(format!("{name}={v}"));
+                }
+            }
+            Parameter::VarPositional(name) => {
+                if let Some(v) = value(name).filter(|v| *v != "()") {
+                    parts.push(format!("*{v}"));
+                }
+            }
+            Parameter::VarKeyword(name) => {
+                if let Some(v) = value(name).filter(|v| *v != "{}") {
+                    parts.push(format!("**{v}"));
+                }
+            }
+        }
+    }
+    if parameters.is_empty() {
+        // No header to go by: the locals in order.
+        return locals
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+    }
+    parts.join(", ")
+}
+
+/// A Python string literal holding `text`.
+fn python_string(text: &str) -> String {
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// Runs `eval(call) == eval(expected)` in the file's module with the real
+/// tracer. `None` when that cannot decide (the file itself does not load, or
+/// the run is cut off); a call that raises, or text that is not Python, is
+/// `false`. Runs user code.
+fn check_equal(tracer: &TracerDebugger, source: &str, call: &str, expected: &str) -> Option<bool> {
+    let checked = format!(
+        "{source}\n\ndef __ndb_check__():\n    return eval({}) == eval({})\n",
+        python_string(call),
+        python_string(expected)
+    );
+    match trace_source(&checked, "__ndb_check__()", tracer.config()) {
+        Ok(trace) => match (trace.exit.status, trace.exit.value.as_deref()) {
+            (ExitStatus::Normal, Some("True")) => Some(true),
+            (ExitStatus::Normal, _) => Some(false),
+            (ExitStatus::Error, _) => Some(false),
+            (ExitStatus::Never, _) => None,
+        },
+        Err(_) => None,
+    }
+}
+
+/// Whether `function(input)` gives `output`, by running it (user code).
+pub fn verify_input(
+    tracer: &TracerDebugger,
+    source: &str,
+    function: &str,
+    input: &str,
+    output: &str,
+) -> Option<bool> {
+    check_equal(tracer, source, &entry_call(function, input), output)
+}
+
+/// Whether `entry_call` returns `predicted`, by running it (user code).
+pub fn verify_output(
+    tracer: &TracerDebugger,
+    source: &str,
+    entry_call: &str,
+    predicted: &str,
+) -> Option<bool> {
+    check_equal(tracer, source, entry_call, predicted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_and_arguments_round_trip() {
+        let header = "def f(a, b: list[int] = [1, 2], *rest, key='x,y', **options):";
+        let parameters = parameters(header);
+        assert_eq!(
+            parameters,
+            [
+                Parameter::Positional("a".into()),
+                Parameter::Positional("b".into()),
+                Parameter::VarPositional("rest".into()),
+                Parameter::KeywordOnly("key".into()),
+                Parameter::VarKeyword("options".into()),
+            ]
+        );
+        let locals: Vec<(String, String)> = [
+            ("a", "1"),
+            ("b", "[3]"),
+            ("rest", "(4, 5)"),
+            ("key", "'k'"),
+            ("options", "{}"),
+        ]
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(
+            arguments_text(&parameters, &locals),
+            "1, [3], *(4, 5), key='k'"
+        );
+        assert_eq!(parameters_of("def g(x, /, y, *, z):"), ["x", "y", "z"]);
+    }
+
+    fn parameters_of(header: &str) -> Vec<String> {
+        parameters(header)
+            .into_iter()
+            .map(|p| match p {
+                Parameter::Positional(n)
+                | Parameter::KeywordOnly(n)
+                | Parameter::VarPositional(n)
+                | Parameter::VarKeyword(n) => n,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn python_strings_escape_what_they_must() {
+        assert_eq!(python_string("it's\n\\"), r"'it\'s\n\\'");
+    }
+}

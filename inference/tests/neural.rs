@@ -1,0 +1,277 @@
+//! The neural debugger on real models through mistral.rs: a tiny random
+//! Llama directory written by `inference/scripts/make_tiny_llama.py` (the
+//! loader and decoding plumbing: random weights, so only the form of its
+//! answers is checked), and the shipped default model (a real pretrained
+//! model whose constrained answers must parse).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use ndb_grammar::{Action, StateView, TextEvent};
+use ndb_inference::debugger::{run_actions, Cancel, DebugError, Debugger, Session, Step};
+use ndb_inference::neural::{
+    default_model_path, ModelError, ModelSpec, NeuralDebugger, SpecialTokenMode,
+};
+
+const QUICKSTART: &str = include_str!("../../examples/quickstart.py");
+const CALL: &str = "mean_of_evens([3, 4, 7, 10])";
+
+/// A tiny model directory made by the repository's script, once per set of
+/// script options.
+fn tiny_model(options: &[&str]) -> PathBuf {
+    let name = if options.is_empty() {
+        "tiny-llama".to_string()
+    } else {
+        format!("tiny-llama{}", options.join("").replace("--", "-"))
+    };
+    let directory = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    if !directory.join("model.safetensors").exists() {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/make_tiny_llama.py");
+        let status = Command::new("python3")
+            .arg(&script)
+            .arg(&directory)
+            .args(options)
+            .status()
+            .expect("python3 runs");
+        assert!(status.success(), "make_tiny_llama.py {options:?} failed");
+    }
+    directory
+}
+
+fn load(path: PathBuf, spec: ModelSpec) -> Result<NeuralDebugger, ModelError> {
+    NeuralDebugger::load(&ModelSpec {
+        path: Some(path),
+        ..spec
+    })
+}
+
+fn tiny() -> &'static NeuralDebugger {
+    static TINY: OnceLock<NeuralDebugger> = OnceLock::new();
+    TINY.get_or_init(|| {
+        load(
+            tiny_model(&[]),
+            ModelSpec {
+                max_new_tokens: 48,
+                ..ModelSpec::default()
+            },
+        )
+        .expect("the tiny model loads")
+    })
+}
+
+fn start_session(debugger: &dyn Debugger) -> Session {
+    let start = debugger
+        .start(QUICKSTART, CALL, &Cancel::new())
+        .expect("the entry call binds");
+    Session {
+        source: QUICKSTART.into(),
+        entry_call: Some(CALL.to_string()),
+        start,
+        steps: Vec::new(),
+    }
+}
+
+/// An answer is a parsed state placed in the file, or an honest error: cut
+/// off at the token limit. Never a malformed state passed on as an answer.
+fn assert_well_formed(result: &Result<ndb_inference::debugger::State, DebugError>) {
+    match result {
+        Ok(state) => match (&state.view, state.text.event) {
+            (Some(StateView::Event { line, .. }), _) => {
+                assert!(
+                    *line >= 1 && *line <= QUICKSTART.lines().count() as u32,
+                    "{state:?}"
+                )
+            }
+            (Some(StateView::Exit { .. }), _) | (None, TextEvent::ExitEntry) => {}
+            (None, _) => panic!("an event without a place: {state:?}"),
+        },
+        Err(DebugError::CutOff { .. }) => {}
+        Err(error) => panic!("not a well-formed answer: {error}"),
+    }
+}
+
+#[test]
+fn a_tiny_llama_directory_loads_and_answers_in_the_language() {
+    let debugger = tiny();
+    assert_eq!(debugger.info().special_tokens, SpecialTokenMode::Tokens);
+    let session = start_session(debugger);
+    for action in [Action::StepInto, Action::StepReturn, Action::InvStepCall] {
+        let result = debugger.next(&session, action, &Cancel::new());
+        assert_well_formed(&result);
+        if let Ok(state) = result {
+            let confidence = state.confidence.expect("predicted states carry confidence");
+            assert_eq!((confidence.votes, confidence.samples), (1, 1));
+            assert_eq!(
+                state.text.inverse || state.text.event == TextEvent::ExitEntry,
+                action.is_inverse()
+            );
+        }
+    }
+    // k samples: distinct answers whose votes add up to at most k.
+    if let Ok(states) = debugger.candidates(&session, Action::StepOver, 4, &Cancel::new()) {
+        let votes: usize = states.iter().map(|s| s.confidence.unwrap().votes).sum();
+        assert!(votes <= 4 && !states.is_empty());
+        assert!(states
+            .windows(2)
+            .all(|w| w[0].confidence.unwrap().votes >= w[1].confidence.unwrap().votes));
+    }
+}
+
+#[test]
+fn repeated_questions_are_answered_from_the_cache() {
+    let debugger = tiny();
+    let session = start_session(debugger);
+    let first = debugger.next(&session, Action::StepOver, &Cancel::new());
+    let requests = debugger.requests();
+    let second = debugger.next(&session, Action::StepOver, &Cancel::new());
+    assert_eq!(
+        debugger.requests(),
+        requests,
+        "no new request for a cached answer"
+    );
+    match (first, second) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => panic!("cache changed the answer: {a:?} then {b:?}"),
+    }
+}
+
+#[test]
+fn a_cancelled_request_is_reported_as_cancelled() {
+    let debugger = tiny();
+    let session = start_session(debugger);
+    let cancel = Cancel::new();
+    cancel.cancel();
+    assert!(matches!(
+        debugger.next(&session, Action::Continue, &cancel),
+        Err(DebugError::Cancelled)
+    ));
+}
+
+#[test]
+fn an_answer_cut_off_at_the_token_limit_is_marked_not_guessed() {
+    let debugger = load(
+        tiny_model(&[]),
+        ModelSpec {
+            max_new_tokens: 1,
+            ..ModelSpec::default()
+        },
+    )
+    .unwrap();
+    let session = start_session(&debugger);
+    match debugger.next(&session, Action::StepOver, &Cancel::new()) {
+        Err(DebugError::CutOff { tokens, .. }) => assert!(tokens <= 1),
+        other => panic!("expected a cut-off answer, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_long_session_is_trimmed_to_the_context_and_says_so() {
+    let debugger = load(
+        tiny_model(&["--max-positions", "384"]),
+        ModelSpec {
+            max_new_tokens: 32,
+            ..ModelSpec::default()
+        },
+    )
+    .unwrap();
+    let mut session = start_session(&debugger);
+    // Twenty real steps from the tracer make a prompt longer than 384 tokens.
+    let tracer = ndb_inference::debugger::TracerDebugger::new(Default::default());
+    let real = run_actions(
+        &tracer,
+        QUICKSTART,
+        CALL,
+        &[Action::StepInto; 20],
+        &Cancel::new(),
+    )
+    .unwrap();
+    session.steps = real.steps.clone();
+    match debugger.next(&session, Action::StepInto, &Cancel::new()) {
+        Ok(state) => {
+            let note = state.note.expect("a trimmed prompt is noted");
+            assert!(note.contains("left out"), "{note}");
+        }
+        Err(DebugError::CutOff { .. }) => {}
+        Err(error) => panic!("{error}"),
+    }
+    // A source that alone overflows the context is a clear error.
+    let long_source: String = (0..200)
+        .map(|i| format!("x{i} = {i}\n"))
+        .collect::<String>()
+        + "def f(a):\n    return a\n";
+    let start = debugger
+        .start(&long_source, "f(1)", &Cancel::new())
+        .unwrap();
+    let session = Session {
+        source: long_source.as_str().into(),
+        entry_call: Some("f(1)".into()),
+        start,
+        steps: vec![],
+    };
+    let error = debugger
+        .next(&session, Action::StepOver, &Cancel::new())
+        .unwrap_err();
+    assert!(error.to_string().contains("context"), "{error}");
+}
+
+#[test]
+fn broken_models_are_clear_errors() {
+    let missing = load(
+        PathBuf::from("/nonexistent/ndb-model"),
+        ModelSpec::default(),
+    );
+    assert!(matches!(missing, Err(ModelError::NotFound(_))));
+
+    let directory = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corrupt-gguf");
+    std::fs::create_dir_all(&directory).unwrap();
+    let file = directory.join("broken.gguf");
+    std::fs::write(&file, b"GGUF\x03\x00\x00\x00 this is not a model").unwrap();
+    let error = load(file, ModelSpec::default())
+        .err()
+        .expect("a corrupt file fails");
+    assert!(matches!(error, ModelError::Load { .. }), "{error}");
+
+    let error = load(
+        tiny_model(&["--special-tokens", "some"]),
+        ModelSpec::default(),
+    )
+    .err()
+    .expect("a tokenizer with some special tokens is refused");
+    assert!(error.to_string().contains("missing"), "{error}");
+
+    let plain = load(
+        tiny_model(&["--special-tokens", "none"]),
+        ModelSpec::default(),
+    )
+    .expect("a tokenizer without special tokens spells them out");
+    assert_eq!(plain.info().special_tokens, SpecialTokenMode::Text);
+}
+
+/// The shipped default model, through the same code path as every user.
+#[test]
+fn the_default_model_answers_and_its_answers_parse() {
+    let path = default_model_path().expect("the default model is installed by .ci/setup");
+    let debugger = load(
+        path,
+        ModelSpec {
+            max_new_tokens: 96,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the default model loads");
+    let mut session = start_session(&debugger);
+    for action in [Action::StepOver, Action::StepOver] {
+        let result = debugger.next(&session, action, &Cancel::new());
+        assert_well_formed(&result);
+        match result {
+            Ok(state) => session.steps.push(Step { action, state }),
+            Err(_) => break,
+        }
+    }
+    assert!(
+        !session.steps.is_empty(),
+        "the default model answered nothing in 96 tokens"
+    );
+}

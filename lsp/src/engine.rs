@@ -1,0 +1,546 @@
+//! Questions to the debugger, answered off the request path: a cache keyed by
+//! the source's hash, in-flight work shared between askers, cancellation of
+//! work whose source is no longer open, a quiet period after edits, one
+//! question at a time (the model owns the CPU), and the model loaded once in
+//! the background. No protocol types: the server turns [`Answer`]s into hints
+//! and hovers and is told through [`Observer`] when fresh ones arrive.
+
+use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+use ndb_inference::debugger::{Cancel, DebugError, Debugger, State, TracerDebugger};
+use ndb_inference::neural::{ModelSpec, NeuralDebugger};
+use ndb_inference::ops;
+use ndb_inference::tracer::TracerConfig;
+use tokio::sync::{watch, Semaphore};
+
+use crate::settings::OutputMode;
+
+/// Which debugger answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineKind {
+    /// The neural debugger (predicted).
+    Model,
+    /// The real tracer (ran the code).
+    Tracer,
+}
+
+/// What is asked about one source.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Question {
+    /// The state when execution first reaches this 1-based line.
+    AtLine(u32),
+    /// The entry call's return value (or exception).
+    Output(OutputMode),
+    /// Inputs of `function` that give `output` (any output when `None`).
+    Suggest {
+        function: String,
+        output: Option<String>,
+    },
+    /// Whether running the entry call gives `expected` (repr text).
+    Check { expected: String },
+}
+
+/// A question about one source text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub source_hash: u64,
+    /// Empty for [`Question::Suggest`].
+    pub entry_call: String,
+    pub question: Question,
+    pub engine: EngineKind,
+}
+
+/// A suggested input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggested {
+    /// The argument text, such as `1, [2, 3]`.
+    pub input: String,
+    pub votes: usize,
+    pub samples: usize,
+    /// The output it is meant to give (asked for, or predicted).
+    pub output: Option<String>,
+    pub verified: Option<bool>,
+}
+
+/// An answer, or why there is none.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    State(State),
+    Output {
+        value: Option<String>,
+        raised: bool,
+        state: State,
+    },
+    Suggestions(Vec<Suggested>),
+    /// `None`: could not be checked (the run failed or hit a limit).
+    Checked(Option<bool>),
+    Failed(String),
+}
+
+/// The model's loading state.
+#[derive(Clone)]
+pub enum ModelState {
+    NotStarted,
+    Loading,
+    Ready(Arc<dyn Debugger>),
+    Failed(String),
+}
+
+/// What the engine tells the server.
+pub trait Observer: Send + Sync {
+    /// A fresh answer was cached.
+    fn fresh(&self, key: &Key);
+    /// A question has run for a while: show progress until `finished`.
+    fn long_running(&self, id: u64, title: String);
+    fn finished(&self, id: u64);
+}
+
+struct Inflight {
+    cancel: Cancel,
+    done: watch::Receiver<Option<Arc<Answer>>>,
+    /// Asked for hints or hovers, not by a command: cancelled when its source
+    /// is no longer the text of any open document.
+    background: bool,
+}
+
+/// Most answers kept; past it the cache starts over.
+const MAX_CACHED: usize = 4_096;
+/// A question running longer than this gets a `$/progress`.
+const PROGRESS_AFTER: Duration = Duration::from_millis(800);
+
+/// The question answerer shared by every request.
+pub struct Engine {
+    model_spec: Mutex<ModelSpec>,
+    model: watch::Sender<ModelState>,
+    tracer: RwLock<Arc<TracerDebugger>>,
+    cache: DashMap<Key, Arc<Answer>>,
+    /// The latest answer per question whatever the source, to show (marked
+    /// stale) while a fresh one is computed.
+    latest: DashMap<(String, Question, EngineKind), (u64, Arc<Answer>)>,
+    inflight: DashMap<Key, Inflight>,
+    permits: Arc<Semaphore>,
+    observer: Mutex<Option<Arc<dyn Observer>>>,
+    progress_ids: std::sync::atomic::AtomicU64,
+    /// Timings of answered questions, for the benchmark and logs.
+    pub timings: Mutex<Vec<Duration>>,
+}
+
+impl Engine {
+    pub fn new(model_spec: ModelSpec, tracer: TracerConfig) -> Arc<Engine> {
+        let (model, _) = watch::channel(ModelState::NotStarted);
+        Arc::new(Engine {
+            model_spec: Mutex::new(model_spec),
+            model,
+            tracer: RwLock::new(Arc::new(TracerDebugger::new(tracer))),
+            cache: DashMap::new(),
+            latest: DashMap::new(),
+            inflight: DashMap::new(),
+            permits: Arc::new(Semaphore::new(1)),
+            observer: Mutex::new(None),
+            progress_ids: Default::default(),
+            timings: Mutex::default(),
+        })
+    }
+
+    /// An engine whose "model" is the given debugger (tests, benchmarks).
+    pub fn with_debugger(debugger: Arc<dyn Debugger>, tracer: TracerConfig) -> Arc<Engine> {
+        let engine = Engine::new(ModelSpec::default(), tracer);
+        engine.model.send_replace(ModelState::Ready(debugger));
+        engine
+    }
+
+    pub fn set_observer(&self, observer: Arc<dyn Observer>) {
+        *self
+            .observer
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner()) = Some(observer);
+    }
+
+    fn observer(&self) -> Option<Arc<dyn Observer>> {
+        self.observer
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .clone()
+    }
+
+    /// Uses another interpreter for the tracer (the `python` setting).
+    pub fn set_python(&self, python: &str) {
+        let mut tracer = self
+            .tracer
+            .write()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let config = TracerConfig {
+            python: python.into(),
+            ..TracerConfig::default()
+        };
+        *tracer = Arc::new(TracerDebugger::new(config));
+    }
+
+    /// The real tracer (runs code: callers check `allowRunningCode`).
+    pub fn tracer_debugger(&self) -> Arc<TracerDebugger> {
+        self.tracer()
+    }
+
+    fn tracer(&self) -> Arc<TracerDebugger> {
+        self.tracer
+            .read()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .clone()
+    }
+
+    pub fn model_state(&self) -> ModelState {
+        self.model.borrow().clone()
+    }
+
+    /// The model's name for tooltips.
+    pub fn model_name(&self) -> String {
+        match &*self.model.borrow() {
+            ModelState::Ready(debugger) => debugger.name(),
+            _ => "the neural debugger".to_string(),
+        }
+    }
+
+    fn spec(&self) -> std::sync::MutexGuard<'_, ModelSpec> {
+        self.model_spec
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+    }
+
+    /// Samples per question the model is loaded with.
+    pub fn samples(&self) -> usize {
+        self.spec().samples.max(1)
+    }
+
+    /// Changes the model to load (before loading starts: the
+    /// `initializationOptions` override the command line).
+    pub fn configure_model(&self, path: Option<std::path::PathBuf>, samples: Option<usize>) {
+        let mut spec = self.spec();
+        if let Some(path) = path {
+            spec.path = Some(path);
+        }
+        if let Some(samples) = samples.filter(|&samples| samples > 0) {
+            spec.samples = samples;
+        }
+    }
+
+    /// Starts loading the model on a blocking thread, once. Returns `false`
+    /// when it was already started. The result is published to every waiter.
+    pub fn start_loading(self: &Arc<Self>) -> bool {
+        let mut started = false;
+        self.model.send_if_modified(|state| {
+            if matches!(state, ModelState::NotStarted) {
+                *state = ModelState::Loading;
+                started = true;
+                true
+            } else {
+                false
+            }
+        });
+        if started {
+            let engine = self.clone();
+            let spec = self.spec().clone();
+            tokio::task::spawn_blocking(move || {
+                let started = Instant::now();
+                let loaded =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| NeuralDebugger::load(&spec)));
+                let state = match loaded {
+                    Ok(Ok(model)) => {
+                        eprintln!(
+                            "ndb lsp: model loaded in {:.1} s",
+                            started.elapsed().as_secs_f64()
+                        );
+                        ModelState::Ready(Arc::new(model))
+                    }
+                    Ok(Err(error)) => ModelState::Failed(error.to_string()),
+                    Err(_) => ModelState::Failed("the model loader panicked".to_string()),
+                };
+                engine.model.send_replace(state);
+            });
+        }
+        started
+    }
+
+    /// Waits until the model is loaded or has failed; starts loading it
+    /// when nobody has yet.
+    pub async fn model(self: &Arc<Self>) -> Result<Arc<dyn Debugger>, String> {
+        self.start_loading();
+        let mut receiver = self.model.subscribe();
+        loop {
+            match &*receiver.borrow_and_update() {
+                ModelState::Ready(debugger) => return Ok(debugger.clone()),
+                ModelState::Failed(reason) => return Err(reason.clone()),
+                ModelState::NotStarted | ModelState::Loading => {}
+            }
+            if receiver.changed().await.is_err() {
+                return Err("the server is shutting down".to_string());
+            }
+        }
+    }
+
+    /// The cached answer, if any.
+    pub fn cached(&self, key: &Key) -> Option<Arc<Answer>> {
+        self.cache.get(key).map(|answer| answer.clone())
+    }
+
+    /// The latest answer to the same question about any source, with the
+    /// hash of that source.
+    pub fn latest(&self, key: &Key) -> Option<(u64, Arc<Answer>)> {
+        self.latest
+            .get(&(key.entry_call.clone(), key.question.clone(), key.engine))
+            .map(|entry| entry.clone())
+    }
+
+    /// Whether the question is being answered now.
+    pub fn is_inflight(&self, key: &Key) -> bool {
+        self.inflight.contains_key(key)
+    }
+
+    /// Asks a question: returns a receiver that holds the answer once known
+    /// (already, when cached). The sender is dropped without an answer when
+    /// the question is cancelled. `quiet` is waited before the work starts,
+    /// so rapid edits do not each start one.
+    pub fn ask(
+        self: &Arc<Self>,
+        key: Key,
+        source: Arc<str>,
+        samples: usize,
+        background: bool,
+        quiet: Duration,
+    ) -> watch::Receiver<Option<Arc<Answer>>> {
+        if let Some(answer) = self.cached(&key) {
+            return watch::channel(Some(answer)).1;
+        }
+        match self.inflight.entry(key.clone()) {
+            dashmap::Entry::Occupied(mut occupied) => {
+                if !background {
+                    occupied.get_mut().background = false;
+                }
+                occupied.get().done.clone()
+            }
+            dashmap::Entry::Vacant(vacant) => {
+                let (sender, receiver) = watch::channel(None);
+                let cancel = Cancel::new();
+                vacant.insert(Inflight {
+                    cancel: cancel.clone(),
+                    done: receiver.clone(),
+                    background,
+                });
+                let engine = self.clone();
+                tokio::spawn(async move {
+                    let answer = engine.answer(&key, source, samples, &cancel, quiet).await;
+                    engine.inflight.remove(&key);
+                    if let Some(answer) = answer {
+                        if !cancel.is_cancelled() {
+                            engine.store(&key, answer.clone());
+                            let _ = sender.send(Some(answer));
+                            if let Some(observer) = engine.observer() {
+                                observer.fresh(&key);
+                            }
+                        }
+                    }
+                });
+                receiver
+            }
+        }
+    }
+
+    /// Asks and waits, at most `timeout` (`None`: until answered). `None`
+    /// when cancelled or timed out.
+    pub async fn ask_and_wait(
+        self: &Arc<Self>,
+        key: Key,
+        source: Arc<str>,
+        samples: usize,
+        background: bool,
+        timeout: Option<Duration>,
+    ) -> Option<Arc<Answer>> {
+        let mut receiver = self.ask(key, source, samples, background, Duration::ZERO);
+        let wait = async {
+            loop {
+                if let Some(answer) = receiver.borrow_and_update().clone() {
+                    return Some(answer);
+                }
+                if receiver.changed().await.is_err() {
+                    return receiver.borrow().clone();
+                }
+            }
+        };
+        match timeout {
+            Some(timeout) => tokio::time::timeout(timeout, wait).await.ok().flatten(),
+            None => wait.await,
+        }
+    }
+
+    /// Cancels background questions about sources that no open document has
+    /// any more.
+    pub fn cancel_stale(&self, live_hashes: &HashSet<u64>) {
+        self.inflight.retain(|key, inflight| {
+            let stale = inflight.background && !live_hashes.contains(&key.source_hash);
+            if stale {
+                inflight.cancel.cancel();
+            }
+            !stale
+        });
+    }
+
+    /// Cancels everything (shutdown).
+    pub fn cancel_all(&self) {
+        for entry in self.inflight.iter() {
+            entry.cancel.cancel();
+        }
+        self.inflight.clear();
+    }
+
+    fn store(&self, key: &Key, answer: Arc<Answer>) {
+        if self.cache.len() >= MAX_CACHED {
+            self.cache.clear();
+        }
+        self.cache.insert(key.clone(), answer.clone());
+        // Failures are not shown in place of an older good answer.
+        if !matches!(*answer, Answer::Failed(_)) {
+            self.latest.insert(
+                (key.entry_call.clone(), key.question.clone(), key.engine),
+                (key.source_hash, answer),
+            );
+        }
+    }
+
+    async fn answer(
+        self: &Arc<Self>,
+        key: &Key,
+        source: Arc<str>,
+        samples: usize,
+        cancel: &Cancel,
+        quiet: Duration,
+    ) -> Option<Arc<Answer>> {
+        if !quiet.is_zero() {
+            tokio::time::sleep(quiet).await;
+        }
+        if cancel.is_cancelled() {
+            return None;
+        }
+        let debugger: Arc<dyn Debugger> = match key.engine {
+            EngineKind::Tracer => self.tracer(),
+            EngineKind::Model => match self.model().await {
+                Ok(model) => model,
+                // Not cached: the model may be configured later.
+                Err(reason) => {
+                    return Some(Arc::new(Answer::Failed(format!("no model: {reason}"))))
+                }
+            },
+        };
+        let permit = self.permits.clone().acquire_owned().await.ok()?;
+        if cancel.is_cancelled() {
+            return None;
+        }
+        let tracer = self.tracer();
+        let job_key = key.clone();
+        let job_cancel = cancel.clone();
+        let started = Instant::now();
+        let mut job = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            answer_blocking(&*debugger, &tracer, &job_key, &source, samples, &job_cancel)
+        });
+        let result = tokio::select! {
+            result = &mut job => result,
+            () = tokio::time::sleep(PROGRESS_AFTER) => {
+                let id = self.progress_ids.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let observer = self.observer();
+                if let Some(observer) = &observer {
+                    observer.long_running(id, describe(key));
+                }
+                let result = job.await;
+                if let Some(observer) = &observer {
+                    observer.finished(id);
+                }
+                result
+            }
+        };
+        self.timings
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .push(started.elapsed());
+        match result {
+            Ok(Err(DebugError::Cancelled)) => None,
+            Ok(Ok(answer)) => Some(Arc::new(answer)),
+            Ok(Err(error)) => Some(Arc::new(Answer::Failed(error.to_string()))),
+            Err(join_error) => Some(Arc::new(Answer::Failed(format!(
+                "internal error while answering: {join_error}"
+            )))),
+        }
+    }
+}
+
+/// A title for progress reports.
+fn describe(key: &Key) -> String {
+    match &key.question {
+        Question::AtLine(line) => format!("ndb: predicting line {line} of {}", key.entry_call),
+        Question::Output(_) => format!("ndb: predicting {}", key.entry_call),
+        Question::Suggest { function, .. } => format!("ndb: suggesting inputs for {function}"),
+        Question::Check { .. } => format!("ndb: running {}", key.entry_call),
+    }
+}
+
+/// Answers one question, blocking (the engine calls it on a blocking
+/// thread; tests and benchmarks call it directly). `tracer` answers
+/// [`Question::Check`].
+pub fn answer_blocking(
+    debugger: &dyn Debugger,
+    tracer: &TracerDebugger,
+    key: &Key,
+    source: &str,
+    samples: usize,
+    cancel: &Cancel,
+) -> Result<Answer, DebugError> {
+    match &key.question {
+        Question::AtLine(line) => {
+            let session = ops::predict_at_line(debugger, source, &key.entry_call, *line, cancel)?;
+            Ok(Answer::State(session.current().clone()))
+        }
+        Question::Output(mode) => {
+            let mode = match mode {
+                OutputMode::StepReturn => ops::OutputMode::StepReturn,
+                OutputMode::Breakpoint => ops::OutputMode::Breakpoint,
+                OutputMode::Rollout => ops::OutputMode::Rollout,
+            };
+            let prediction = ops::predict_output(debugger, source, &key.entry_call, mode, cancel)?;
+            Ok(Answer::Output {
+                value: prediction.value,
+                raised: prediction.raised,
+                state: prediction.state,
+            })
+        }
+        Question::Suggest { function, output } => {
+            let suggestions = ops::suggest_inputs(
+                debugger,
+                source,
+                function,
+                output.as_deref(),
+                samples,
+                cancel,
+            )?;
+            Ok(Answer::Suggestions(
+                suggestions
+                    .into_iter()
+                    .map(|suggestion| Suggested {
+                        input: suggestion.input,
+                        votes: suggestion.votes,
+                        samples: suggestion.samples,
+                        output: suggestion.output,
+                        verified: suggestion.verified,
+                    })
+                    .collect(),
+            ))
+        }
+        Question::Check { expected } => Ok(Answer::Checked(ops::verify_output(
+            tracer,
+            source,
+            &key.entry_call,
+            expected,
+        ))),
+    }
+}

@@ -1,0 +1,942 @@
+//! The editor features as pure functions of one document version, the
+//! user's choices and the answers known so far: inlay hints, hovers, code
+//! lenses and code actions as plain data with byte offsets. Each feature
+//! also says which questions it still needs answered; the server asks them
+//! off the request path and refreshes when they arrive.
+
+use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::sync::Arc;
+
+use ndb_grammar::{EventKind, ExitStatus, StateView};
+use ndb_inference::debugger::{Confidence, State};
+use serde_json::{json, Value};
+
+use crate::document::DocumentSnapshot;
+use crate::engine::{Answer, EngineKind, Key, Question, Suggested};
+use crate::entry_calls::{self, EntryCall, ExternalCalls, UserEntryCalls};
+use crate::settings::{InsertStyle, Settings};
+use crate::syntax::{Function, FunctionKind};
+
+/// Where answers come from: the engine's cache in the server, a map in tests.
+pub trait Answers {
+    fn cached(&self, key: &Key) -> Option<Arc<Answer>>;
+    /// The latest answer to the same question about another source.
+    fn latest(&self, key: &Key) -> Option<(u64, Arc<Answer>)>;
+    /// Why no model answers will come (the model failed to load), if so.
+    fn unavailable(&self) -> Option<String>;
+    /// The name of what answers, for tooltips.
+    fn answerer(&self) -> String;
+}
+
+/// Everything a feature looks at.
+pub struct View<'a> {
+    pub uri: &'a str,
+    pub document: &'a DocumentSnapshot,
+    /// 0-based lines.
+    pub breakpoints: &'a BTreeSet<usize>,
+    pub user: &'a UserEntryCalls,
+    pub external: &'a ExternalCalls,
+    pub settings: &'a Settings,
+    /// Functions the user asked to predict (qualified names).
+    pub predicted_functions: &'a HashSet<String>,
+}
+
+impl View<'_> {
+    /// Who answers hints and hovers.
+    pub fn engine(&self) -> EngineKind {
+        if self.settings.uses_tracer() {
+            EngineKind::Tracer
+        } else {
+            EngineKind::Model
+        }
+    }
+
+    /// The function runnable at `index` with its entry calls, best first.
+    pub fn entry_calls(&self, index: usize) -> Vec<EntryCall> {
+        entry_calls::discover(&self.document.analysis(), index, self.user, self.external)
+    }
+
+    fn key(&self, entry_call: &str, question: Question, engine: EngineKind) -> Key {
+        Key {
+            source_hash: self.document.hash,
+            entry_call: entry_call.to_string(),
+            question,
+            engine,
+        }
+    }
+
+    /// The key of the return-value question of a function's entry call.
+    pub fn output_key(&self, entry_call: &str) -> Key {
+        self.key(
+            entry_call,
+            Question::Output(self.settings.output_mode),
+            self.engine(),
+        )
+    }
+
+    /// The key of the suggest-inputs question of a function.
+    pub fn suggest_key(&self, function: &str, output: Option<&str>) -> Key {
+        self.key(
+            "",
+            Question::Suggest {
+                function: function.to_string(),
+                output: output.map(str::to_string),
+            },
+            EngineKind::Model,
+        )
+    }
+
+    fn line_end(&self, line: usize) -> usize {
+        self.document
+            .line_index
+            .line_range(&self.document.text, line)
+            .end
+    }
+}
+
+/// Ends the label of a hint whose answer is still coming (alone, or after
+/// the answer for an earlier version of the file). Distinct from the `…`
+/// that ends a label cut to its maximum length.
+pub const PENDING: &str = "⋯";
+
+/// What an inlay hint shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintKind {
+    /// Locals at a neural breakpoint.
+    Locals,
+    /// A function's return value.
+    ReturnValue,
+}
+
+/// One inlay hint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint {
+    pub offset: usize,
+    pub label: String,
+    pub kind: HintKind,
+    /// The question it shows the answer to (for `inlayHint/resolve`).
+    pub key: Key,
+    /// The 0-based line it belongs to.
+    pub line: usize,
+}
+
+/// Hints plus the questions still to ask.
+#[derive(Debug, Default)]
+pub struct Hints {
+    pub hints: Vec<Hint>,
+    pub needed: Vec<Key>,
+}
+
+/// How an answer relates to the current text.
+enum Found {
+    Fresh(Arc<Answer>),
+    Stale(Arc<Answer>),
+    Missing,
+}
+
+fn find(answers: &dyn Answers, key: &Key) -> Found {
+    if let Some(answer) = answers.cached(key) {
+        return Found::Fresh(answer);
+    }
+    match answers.latest(key) {
+        Some((_, answer)) => Found::Stale(answer),
+        None => Found::Missing,
+    }
+}
+
+/// Inlay hints for the lines in `lines` (0-based, inclusive start, exclusive end).
+pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> Hints {
+    let mut result = Hints::default();
+    if answers.unavailable().is_some() && view.engine() == EngineKind::Model {
+        return result;
+    }
+    let analysis = view.document.analysis();
+    let settings = &view.settings.inlay_hints;
+    // Code that does not parse is not sent to the debugger; the answers for
+    // the last text that did stay visible, marked stale.
+    let can_ask = !analysis.has_errors;
+    let prefix = match view.engine() {
+        EngineKind::Model => "≈ ",
+        EngineKind::Tracer => "(ran) ",
+    };
+    if settings.breakpoints {
+        for &line in view.breakpoints.range(lines.clone()) {
+            let Some(index) = analysis.function_at_line(line) else {
+                continue;
+            };
+            let Some(entry) = view.entry_calls(index).into_iter().next() else {
+                continue;
+            };
+            let key = view.key(
+                &entry.call,
+                Question::AtLine(line as u32 + 1),
+                view.engine(),
+            );
+            let label = match find(answers, &key) {
+                Found::Fresh(answer) => locals_label(&answer),
+                Found::Stale(answer) => {
+                    if can_ask {
+                        result.needed.push(key.clone());
+                    }
+                    format!("{} {PENDING}", locals_label(&answer))
+                }
+                Found::Missing => {
+                    if can_ask {
+                        result.needed.push(key.clone());
+                        PENDING.to_string()
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            result.hints.push(Hint {
+                offset: view.line_end(line),
+                label: bounded(&format!("{prefix}{label}"), settings.max_length),
+                kind: HintKind::Locals,
+                key,
+                line,
+            });
+        }
+    }
+    if settings.return_values {
+        for (index, function) in analysis.functions.iter().enumerate() {
+            if function.kind == FunctionKind::Nested || !is_active(view, function) {
+                continue;
+            }
+            if function.last_line < lines.start || function.def_line >= lines.end {
+                continue;
+            }
+            let Some(entry) = view.entry_calls(index).into_iter().next() else {
+                continue;
+            };
+            let key = view.output_key(&entry.call);
+            let (answer, stale) = match find(answers, &key) {
+                Found::Fresh(answer) => (answer, false),
+                Found::Stale(answer) => {
+                    if can_ask {
+                        result.needed.push(key.clone());
+                    }
+                    (answer, true)
+                }
+                Found::Missing => {
+                    if can_ask {
+                        result.needed.push(key.clone());
+                    }
+                    continue;
+                }
+            };
+            let Some((label, line)) = return_label(&answer, function) else {
+                continue;
+            };
+            if !lines.contains(&line) {
+                continue;
+            }
+            let label = if stale {
+                format!("{label} {PENDING}")
+            } else {
+                label
+            };
+            result.hints.push(Hint {
+                offset: view.line_end(line),
+                label: bounded(&format!("{prefix}{label}"), settings.max_length),
+                kind: HintKind::ReturnValue,
+                key,
+                line,
+            });
+        }
+    }
+    result
+        .hints
+        .sort_by_key(|hint| (hint.offset, hint.kind == HintKind::ReturnValue));
+    result
+}
+
+/// A function is active when it holds a neural breakpoint or the user asked
+/// to predict it.
+fn is_active(view: &View, function: &Function) -> bool {
+    view.predicted_functions.contains(&function.qualified_name)
+        || view
+            .breakpoints
+            .range(function.def_line..=function.last_line)
+            .next()
+            .is_some()
+}
+
+fn locals_label(answer: &Answer) -> String {
+    match answer {
+        Answer::State(state) => match &state.view {
+            Some(StateView::Event {
+                locals: Some(locals),
+                ..
+            }) if locals.is_empty() => "(no locals)".to_string(),
+            Some(StateView::Event {
+                locals: Some(locals),
+                ..
+            }) => locals
+                .iter()
+                .map(|(name, value)| format!("{name} = {value}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            Some(StateView::Event { kind, value, .. }) => {
+                format!("{} {}", kind.as_str(), value.as_deref().unwrap_or(""))
+            }
+            Some(StateView::Exit { status, value }) => not_reached(*status, value.as_deref()),
+            None => "?".to_string(),
+        },
+        Answer::Failed(_) => "?".to_string(),
+        _ => "?".to_string(),
+    }
+}
+
+fn not_reached(status: ExitStatus, value: Option<&str>) -> String {
+    match status {
+        ExitStatus::Normal => format!("not reached (returns {})", value.unwrap_or("None")),
+        ExitStatus::Error => format!("not reached (raises {})", value.unwrap_or("?")),
+        ExitStatus::Never => "not reached (does not finish)".to_string(),
+    }
+}
+
+/// The label of a return value and the 0-based line it goes on.
+fn return_label(answer: &Answer, function: &Function) -> Option<(String, usize)> {
+    let Answer::Output {
+        value,
+        raised,
+        state,
+    } = answer
+    else {
+        return None;
+    };
+    let value = value.as_deref().unwrap_or("None");
+    let label = if *raised {
+        format!("raises {value}")
+    } else {
+        format!("returns {value}")
+    };
+    let stop_line = match &state.view {
+        Some(StateView::Event {
+            line,
+            kind: EventKind::Return | EventKind::Exception,
+            ..
+        }) => Some(*line as usize - 1),
+        _ => None,
+    };
+    let line = stop_line
+        .filter(|line| (function.def_line..=function.last_line).contains(line))
+        .or_else(|| function.return_lines.last().copied())
+        .unwrap_or(function.last_line);
+    Some((label, line))
+}
+
+/// Longest reason for a missing answer shown in a tooltip or hover (a model's
+/// partial answer can be long).
+const MAX_REASON: usize = 300;
+
+/// Cuts `text` to at most `max` characters, ending in `…` when cut.
+pub fn bounded(text: &str, max: usize) -> String {
+    let max = max.max(4);
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+fn confidence_text(confidence: Option<Confidence>) -> String {
+    match confidence {
+        Some(confidence) => format!(
+            "{} of {} samples agree ({:.0}%)",
+            confidence.votes,
+            confidence.samples,
+            confidence.share() * 100.0
+        ),
+        None => "certain (the code was run)".to_string(),
+    }
+}
+
+fn provenance(engine: EngineKind, answerer: &str) -> String {
+    match engine {
+        EngineKind::Model => {
+            format!("*Predicted by the neural debugger (model `{answerer}`); nothing was run.*")
+        }
+        EngineKind::Tracer => {
+            "*Real values: the code was run by the tracer (`allowRunningCode`).*".to_string()
+        }
+    }
+}
+
+/// The full tooltip of a hint (markdown), for `inlayHint/resolve`.
+pub fn hint_tooltip(view: &View, key: &Key, answers: &dyn Answers) -> Option<String> {
+    let (answer, stale) = match find(answers, key) {
+        Found::Fresh(answer) => (answer, false),
+        Found::Stale(answer) => (answer, true),
+        Found::Missing => {
+            return Some(format!(
+                "Predicting `{}`…\n\n{}",
+                key.entry_call,
+                provenance(key.engine, &answers.answerer())
+            ))
+        }
+    };
+    let mut text = String::new();
+    match (&*answer, &key.question) {
+        (Answer::State(state), Question::AtLine(line)) => {
+            let _ = writeln!(
+                text,
+                "**At line {line}** (before it runs), entry call `{}`\n",
+                key.entry_call
+            );
+            write_state(&mut text, state);
+            let _ = writeln!(text, "\nConfidence: {}", confidence_text(state.confidence));
+        }
+        (
+            Answer::Output {
+                value,
+                raised,
+                state,
+            },
+            _,
+        ) => {
+            let verb = if *raised { "raises" } else { "returns" };
+            let _ = writeln!(
+                text,
+                "**`{}` {verb}** `{}`\n\nConfidence: {}",
+                key.entry_call,
+                value.as_deref().unwrap_or("None"),
+                confidence_text(state.confidence)
+            );
+        }
+        (Answer::Failed(reason), _) => {
+            let _ = writeln!(
+                text,
+                "No answer for `{}`: {}",
+                key.entry_call,
+                bounded(reason, MAX_REASON)
+            );
+        }
+        _ => {}
+    }
+    if stale {
+        let _ = writeln!(text, "\n*From an earlier version of the file; updating.*");
+    }
+    if view.document.analysis().has_errors {
+        let _ = writeln!(
+            text,
+            "\n*The file has syntax errors; predictions resume once it parses.*"
+        );
+    }
+    let _ = write!(text, "\n{}", provenance(key.engine, &answers.answerer()));
+    Some(text)
+}
+
+fn write_state(text: &mut String, state: &State) {
+    if let Some(note) = &state.note {
+        let _ = writeln!(text, "*{note}*\n");
+    }
+    match &state.view {
+        Some(StateView::Event {
+            locals: Some(locals),
+            ..
+        }) => {
+            if locals.is_empty() {
+                let _ = writeln!(text, "(no locals)");
+            }
+            text.push_str("```python\n");
+            for (name, value) in locals {
+                let _ = writeln!(text, "{name} = {value}");
+            }
+            text.push_str("```\n");
+        }
+        Some(StateView::Event {
+            kind, value, line, ..
+        }) => {
+            let _ = writeln!(
+                text,
+                "stops at a `{}` of line {line}: `{}`",
+                kind.as_str(),
+                value.as_deref().unwrap_or("")
+            );
+        }
+        Some(StateView::Exit { status, value }) => {
+            let _ = writeln!(
+                text,
+                "The line is {}.",
+                not_reached(*status, value.as_deref())
+            );
+        }
+        None => {}
+    }
+}
+
+/// A hover's content (markdown) and the range it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverInfo {
+    pub markdown: String,
+    pub range: Range<usize>,
+}
+
+/// A hover plus the questions still to ask for it.
+#[derive(Debug, Default)]
+pub struct HoverResult {
+    pub hover: Option<HoverInfo>,
+    pub needed: Vec<Key>,
+}
+
+/// The predicted value of the variable at `offset`, at its line.
+pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
+    let mut result = HoverResult::default();
+    if !view.settings.hover.enable {
+        return result;
+    }
+    let Some(tree) = &view.document.tree else {
+        return result;
+    };
+    let Some((name, range)) = crate::syntax::identifier_at(tree, &view.document.text, offset)
+    else {
+        return result;
+    };
+    let analysis = view.document.analysis();
+    let line = view.document.line_index.line_of(range.start);
+    let Some(index) = analysis.function_at_line(line) else {
+        return result;
+    };
+    let function = &analysis.functions[index];
+    if line == function.def_line && !function.parameters.contains(&name) {
+        return result;
+    }
+    // On the `def` line the parameters are shown at the call.
+    let stop_line = if line == function.def_line {
+        function.body_line
+    } else {
+        line
+    };
+    let Some(entry) = view.entry_calls(index).into_iter().next() else {
+        return result;
+    };
+    let predicted_key = view.key(
+        &entry.call,
+        Question::AtLine(stop_line as u32 + 1),
+        view.engine(),
+    );
+    let real_key =
+        (view.settings.allow_running_code && view.engine() == EngineKind::Model).then(|| {
+            view.key(
+                &entry.call,
+                Question::AtLine(stop_line as u32 + 1),
+                EngineKind::Tracer,
+            )
+        });
+    let predicted = answers.cached(&predicted_key);
+    let real = real_key.as_ref().and_then(|key| answers.cached(key));
+    if predicted.is_none() {
+        if view.engine() == EngineKind::Model && answers.unavailable().is_some() {
+            return result;
+        }
+        if !analysis.has_errors {
+            result.needed.push(predicted_key.clone());
+        }
+    }
+    if let (Some(key), None) = (&real_key, &real) {
+        if !analysis.has_errors {
+            result.needed.push(key.clone());
+        }
+    }
+    let mut markdown = String::new();
+    let value_of = |answer: &Answer| -> Option<Option<String>> {
+        match answer {
+            Answer::State(state) => match &state.view {
+                Some(StateView::Event {
+                    locals: Some(locals),
+                    ..
+                }) => Some(
+                    locals
+                        .iter()
+                        .find(|(local, _)| *local == name)
+                        .map(|(_, value)| value.clone()),
+                ),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let symbol = if view.engine() == EngineKind::Model {
+        "≈"
+    } else {
+        "="
+    };
+    match predicted.as_deref() {
+        None => {
+            let _ = writeln!(
+                markdown,
+                "**{name}** {symbol} … *(predicting `{}`)*",
+                entry.call
+            );
+        }
+        Some(Answer::Failed(reason)) => {
+            let _ = writeln!(
+                markdown,
+                "**{name}**: no prediction: {}",
+                bounded(reason, MAX_REASON)
+            );
+        }
+        Some(answer @ Answer::State(state)) => match value_of(answer) {
+            Some(Some(value)) => {
+                let _ = writeln!(markdown, "**{name}** {symbol} `{value}`\n");
+                let _ = writeln!(
+                    markdown,
+                    "Confidence: {}",
+                    confidence_text(state.confidence)
+                );
+            }
+            Some(None) => {
+                if !function.parameters.contains(&name) {
+                    // Not a local here (a global, a builtin, an attribute).
+                    if real.is_none() {
+                        return HoverResult::default();
+                    }
+                }
+                let _ = writeln!(
+                    markdown,
+                    "**{name}** is not bound when line {} is reached",
+                    stop_line + 1
+                );
+            }
+            None => {
+                let _ = writeln!(markdown, "Line {} {}", stop_line + 1, locals_label(answer));
+            }
+        },
+        Some(_) => return HoverResult::default(),
+    }
+    if let Some(real) = real.as_deref() {
+        let predicted_value = predicted.as_deref().and_then(value_of).flatten();
+        match value_of(real) {
+            Some(Some(value)) => {
+                let verdict = match &predicted_value {
+                    Some(predicted) if *predicted == value => "✓ the prediction was right",
+                    Some(_) => "✗ the prediction was wrong",
+                    None => "",
+                };
+                let _ = writeln!(markdown, "\nReal value (ran): `{value}` {verdict}");
+            }
+            Some(None) => {
+                let _ = writeln!(markdown, "\nReal run: `{name}` is not bound there");
+            }
+            None => {
+                let _ = writeln!(
+                    markdown,
+                    "\nReal run: line {} {}",
+                    stop_line + 1,
+                    locals_label(real)
+                );
+            }
+        }
+    } else if real_key.is_some() {
+        let _ = writeln!(markdown, "\nReal value: running…");
+    }
+    let _ = write!(
+        markdown,
+        "\nAt line {} (before it runs), entry call `{}` ({}).\n\n{}",
+        stop_line + 1,
+        entry.call,
+        entry.origin.describe(),
+        provenance(view.engine(), &answers.answerer())
+    );
+    result.hover = Some(HoverInfo { markdown, range });
+    result
+}
+
+/// A command as the server offers it: a lens, a code action or a picker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandData {
+    pub title: String,
+    pub command: String,
+    pub argument: Value,
+}
+
+/// The kinds of lenses above a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LensKind {
+    EntryCall,
+    Predict,
+    SuggestInputs,
+    CheckByRunning,
+}
+
+impl LensKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LensKind::EntryCall => "entryCall",
+            LensKind::Predict => "predict",
+            LensKind::SuggestInputs => "suggestInputs",
+            LensKind::CheckByRunning => "checkByRunning",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<LensKind> {
+        [
+            LensKind::EntryCall,
+            LensKind::Predict,
+            LensKind::SuggestInputs,
+            LensKind::CheckByRunning,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == text)
+    }
+}
+
+/// An unresolved lens: where, for which function, what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lens {
+    pub line: usize,
+    pub function: String,
+    pub kind: LensKind,
+}
+
+/// Command names.
+pub mod commands {
+    pub const TOGGLE_BREAKPOINT: &str = "ndb.toggleBreakpoint";
+    pub const CHOOSE_ENTRY_CALL: &str = "ndb.chooseEntryCall";
+    pub const PREDICT: &str = "ndb.predict";
+    pub const SUGGEST_INPUTS: &str = "ndb.suggestInputs";
+    pub const INSERT_SUGGESTION: &str = "ndb.insertSuggestion";
+    pub const CHECK_BY_RUNNING: &str = "ndb.checkByRunning";
+    pub const ALL: &[&str] = &[
+        TOGGLE_BREAKPOINT,
+        CHOOSE_ENTRY_CALL,
+        PREDICT,
+        SUGGEST_INPUTS,
+        INSERT_SUGGESTION,
+        CHECK_BY_RUNNING,
+    ];
+}
+
+/// Lenses above every function that is not nested.
+pub fn code_lenses(view: &View) -> Vec<Lens> {
+    if !view.settings.code_lens.enable {
+        return Vec::new();
+    }
+    let analysis = view.document.analysis();
+    let mut lenses = Vec::new();
+    for function in &analysis.functions {
+        if function.kind == FunctionKind::Nested {
+            continue;
+        }
+        let mut kinds = vec![LensKind::EntryCall, LensKind::Predict];
+        if function.kind == FunctionKind::Function {
+            kinds.push(LensKind::SuggestInputs);
+        }
+        if view.settings.allow_running_code {
+            kinds.push(LensKind::CheckByRunning);
+        }
+        for kind in kinds {
+            lenses.push(Lens {
+                line: function.def_line,
+                function: function.qualified_name.clone(),
+                kind,
+            });
+        }
+    }
+    lenses
+}
+
+/// The command of a lens; `None` when its function is gone.
+pub fn resolve_lens(view: &View, lens: &Lens, answers: &dyn Answers) -> Option<CommandData> {
+    let analysis = view.document.analysis();
+    let index = analysis
+        .functions
+        .iter()
+        .position(|function| function.qualified_name == lens.function)?;
+    let function = &analysis.functions[index];
+    let calls = view.entry_calls(index);
+    let argument = json!({"uri": view.uri, "function": lens.function});
+    let active = calls.first();
+    Some(match lens.kind {
+        LensKind::EntryCall => match active {
+            Some(entry) => CommandData {
+                title: format!(
+                    "ndb: {} ({}{})",
+                    entry.call,
+                    entry.origin.describe(),
+                    more(calls.len())
+                ),
+                command: commands::CHOOSE_ENTRY_CALL.into(),
+                argument,
+            },
+            None => CommandData {
+                title: "ndb: no entry call (add `# ndb: f(...)` or suggest inputs)".into(),
+                command: commands::CHOOSE_ENTRY_CALL.into(),
+                argument,
+            },
+        },
+        LensKind::Predict => {
+            let title = match active {
+                None => "Predict (needs an entry call)".to_string(),
+                Some(entry) => match answers.cached(&view.output_key(&entry.call)).as_deref() {
+                    Some(Answer::Output {
+                        value,
+                        raised,
+                        state,
+                    }) => format!(
+                        "≈ {} {} ({})",
+                        if *raised { "raises" } else { "returns" },
+                        bounded(value.as_deref().unwrap_or("None"), 40),
+                        state
+                            .confidence
+                            .map_or("ran".to_string(), |c| format!("{}/{}", c.votes, c.samples))
+                    ),
+                    _ => format!("Predict {}", bounded(&entry.call, 40)),
+                },
+            };
+            CommandData {
+                title,
+                command: commands::PREDICT.into(),
+                argument,
+            }
+        }
+        LensKind::SuggestInputs => CommandData {
+            title: format!("Suggest inputs for {}", function.name),
+            command: commands::SUGGEST_INPUTS.into(),
+            argument,
+        },
+        LensKind::CheckByRunning => CommandData {
+            title: "Check by running".into(),
+            command: commands::CHECK_BY_RUNNING.into(),
+            argument,
+        },
+    })
+}
+
+fn more(count: usize) -> String {
+    if count > 1 {
+        format!(", {} more", count - 1)
+    } else {
+        String::new()
+    }
+}
+
+/// Code actions on a 0-based line: the breakpoint toggle, the function's
+/// operations (for editors without code lenses), and the insertion of
+/// suggestions already made. A one-line `selection` is offered as the output
+/// to suggest inputs for (how a user "types an output" in an editor).
+pub fn code_actions(
+    view: &View,
+    line: usize,
+    selection: Option<&str>,
+    answers: &dyn Answers,
+) -> Vec<CommandData> {
+    let mut actions = Vec::new();
+    let has_breakpoint = view.breakpoints.contains(&line);
+    actions.push(CommandData {
+        title: if has_breakpoint {
+            "Remove neural breakpoint".into()
+        } else {
+            "Neural breakpoint here".into()
+        },
+        command: commands::TOGGLE_BREAKPOINT.into(),
+        argument: json!({"uri": view.uri, "line": line}),
+    });
+    let analysis = view.document.analysis();
+    let Some(index) = analysis.function_at_line(line) else {
+        return actions;
+    };
+    let runnable = &analysis.functions[analysis.functions[index].runnable];
+    let argument = json!({"uri": view.uri, "function": runnable.qualified_name});
+    let calls = view.entry_calls(index);
+    if let Some(entry) = calls.first() {
+        actions.push(CommandData {
+            title: format!("ndb: predict {}", bounded(&entry.call, 50)),
+            command: commands::PREDICT.into(),
+            argument: argument.clone(),
+        });
+    }
+    actions.push(CommandData {
+        title: format!("ndb: choose the entry call of {}", runnable.name),
+        command: commands::CHOOSE_ENTRY_CALL.into(),
+        argument: argument.clone(),
+    });
+    if runnable.kind == FunctionKind::Function {
+        actions.push(CommandData {
+            title: format!("ndb: suggest inputs for {}", runnable.name),
+            command: commands::SUGGEST_INPUTS.into(),
+            argument: argument.clone(),
+        });
+        let output = selection
+            .map(str::trim)
+            .filter(|text| !text.is_empty() && !text.contains('\n') && text.chars().count() <= 200);
+        if let Some(output) = output {
+            actions.push(CommandData {
+                title: format!(
+                    "ndb: suggest inputs for {} that return {}",
+                    runnable.name,
+                    bounded(output, 40)
+                ),
+                command: commands::SUGGEST_INPUTS.into(),
+                argument: json!({
+                    "uri": view.uri,
+                    "function": runnable.qualified_name,
+                    "output": output,
+                }),
+            });
+        }
+        if let Some(Answer::Suggestions(suggestions)) = answers
+            .cached(&view.suggest_key(&runnable.name, None))
+            .as_deref()
+        {
+            for suggestion in suggestions.iter().take(5) {
+                for style in [
+                    InsertStyle::Doctest,
+                    InsertStyle::Pytest,
+                    InsertStyle::Comment,
+                ] {
+                    actions.push(CommandData {
+                        title: format!(
+                            "ndb: insert {}({}) as {} ({})",
+                            runnable.name,
+                            bounded(&suggestion.input, 40),
+                            style_name(style),
+                            suggestion_marks(suggestion)
+                        ),
+                        command: commands::INSERT_SUGGESTION.into(),
+                        argument: json!({
+                            "uri": view.uri,
+                            "function": runnable.qualified_name,
+                            "input": suggestion.input,
+                            "style": style.as_str(),
+                        }),
+                    });
+                }
+            }
+        }
+    }
+    if view.settings.allow_running_code && !calls.is_empty() {
+        actions.push(CommandData {
+            title: format!("ndb: check {} by running", bounded(&calls[0].call, 50)),
+            command: commands::CHECK_BY_RUNNING.into(),
+            argument,
+        });
+    }
+    actions
+}
+
+fn style_name(style: InsertStyle) -> &'static str {
+    match style {
+        InsertStyle::Doctest => "doctest",
+        InsertStyle::Pytest => "pytest test",
+        InsertStyle::Comment => "# ndb: entry call",
+    }
+}
+
+/// "5/8 agree, verified" and the like.
+pub fn suggestion_marks(suggestion: &Suggested) -> String {
+    let verified = match suggestion.verified {
+        Some(true) => ", ✓ verified by running",
+        Some(false) => ", ✗ refuted by running",
+        None => "",
+    };
+    format!(
+        "{}/{} agree{verified}",
+        suggestion.votes, suggestion.samples
+    )
+}

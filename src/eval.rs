@@ -1,0 +1,354 @@
+//! `ndb eval`: CruxEval-format problems in, predictions out, and with
+//! `--report` a score from running them. Also the no-model floors
+//! (`--baseline`) every model number is reported beside.
+
+use std::io::{BufRead, Write};
+
+use anyhow::Result;
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
+use ndb_grammar::locate::{find_function, function_spans};
+use ndb_inference::debugger::{Cancel, Debugger, TracerDebugger};
+use ndb_inference::ops::{self, OutputMode};
+use serde_json::{json, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Task {
+    /// Predict `f(input)`.
+    Output,
+    /// Propose an input that gives `output`.
+    Input,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    StepReturn,
+    Breakpoint,
+    Rollout,
+}
+
+impl Mode {
+    fn output_mode(self) -> OutputMode {
+        match self {
+            Mode::StepReturn => OutputMode::StepReturn,
+            Mode::Breakpoint => OutputMode::Breakpoint,
+            Mode::Rollout => OutputMode::Rollout,
+        }
+    }
+}
+
+/// Answers without a model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Baseline {
+    /// Output task: the output is the first argument.
+    FirstArgument,
+    /// Input task: every argument is the output.
+    OutputAsInput,
+    /// Input task: 8 fixed candidates, the first one a real run confirms
+    /// (runs the problems' code).
+    FixedCandidates,
+}
+
+pub struct Options {
+    pub task: Task,
+    pub mode: Mode,
+    pub verify: bool,
+    pub report: bool,
+    pub baseline: Option<Baseline>,
+    pub samples: usize,
+}
+
+struct Problem {
+    id: Value,
+    code: String,
+    input: Option<String>,
+    output: Option<String>,
+}
+
+fn parse_problem(line: &str) -> Result<Problem, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+    Ok(Problem {
+        id: value.get("id").cloned().unwrap_or(Value::Null),
+        code: text("code").ok_or("no \"code\" string")?,
+        input: text("input"),
+        output: text("output"),
+    })
+}
+
+/// The function a problem is about: `f` when there is one, else the last
+/// top-level function.
+fn entry_function(code: &str) -> Option<String> {
+    let spans = function_spans(code);
+    find_function(&spans, "f")
+        .map(|index| spans[index].name.clone())
+        .or_else(|| {
+            spans
+                .iter()
+                .rev()
+                .find(|span| span.indent == 0)
+                .map(|span| span.name.clone())
+        })
+}
+
+/// The top-level pieces of an argument list, split at commas outside
+/// brackets and strings.
+fn split_arguments(text: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut current = String::new();
+    for c in text.chars() {
+        if let Some(q) = quote {
+            current.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        pieces.push(current.trim().to_string());
+    }
+    pieces
+}
+
+const FILLERS: [&str; 7] = ["''", "[]", "0", "{}", "1", "'a'", "()"];
+
+fn repeated(value: &str, count: usize) -> String {
+    vec![value; count.max(1)].join(", ")
+}
+
+fn predict(
+    debugger: Option<&dyn Debugger>,
+    tracer: &TracerDebugger,
+    options: &Options,
+    problem: &Problem,
+    function: &str,
+) -> Result<String, String> {
+    let missing = |key: &str| format!("the problem has no \"{key}\"");
+    let arity = ops::positional_parameter_count(&problem.code, function);
+    match (options.task, options.baseline) {
+        (Task::Output, Some(Baseline::FirstArgument)) => {
+            let input = problem.input.as_deref().ok_or_else(|| missing("input"))?;
+            Ok(split_arguments(input)
+                .into_iter()
+                .next()
+                .unwrap_or_default())
+        }
+        (Task::Input, Some(Baseline::OutputAsInput)) => {
+            let output = problem.output.as_deref().ok_or_else(|| missing("output"))?;
+            Ok(repeated(output, arity))
+        }
+        (Task::Input, Some(Baseline::FixedCandidates)) => {
+            let output = problem.output.as_deref().ok_or_else(|| missing("output"))?;
+            let candidates: Vec<String> = std::iter::once(repeated(output, arity))
+                .chain(FILLERS.iter().map(|filler| repeated(filler, arity)))
+                .collect();
+            Ok(candidates
+                .iter()
+                .find(|input| {
+                    ops::verify_input(tracer, &problem.code, function, input, output) == Some(true)
+                })
+                .unwrap_or(&candidates[0])
+                .clone())
+        }
+        (task, Some(baseline)) => Err(format!(
+            "the {baseline:?} baseline does not answer the {task:?} task"
+        )),
+        (Task::Output, None) => {
+            let debugger = debugger.ok_or("no model")?;
+            let input = problem.input.as_deref().ok_or_else(|| missing("input"))?;
+            let call = ops::entry_call(function, input);
+            let prediction = ops::predict_output(
+                debugger,
+                &problem.code,
+                &call,
+                options.mode.output_mode(),
+                &Cancel::new(),
+            )
+            .map_err(|e| e.to_string())?;
+            Ok(prediction.value.unwrap_or_default())
+        }
+        (Task::Input, None) => {
+            let debugger = debugger.ok_or("no model")?;
+            let output = problem.output.as_deref().ok_or_else(|| missing("output"))?;
+            let suggestions = ops::suggest_inputs(
+                debugger,
+                &problem.code,
+                function,
+                Some(output),
+                options.samples,
+                &Cancel::new(),
+            )
+            .map_err(|e| e.to_string())?;
+            let chosen = if options.verify {
+                suggestions.iter().find(|s| {
+                    ops::verify_input(tracer, &problem.code, function, &s.input, output)
+                        == Some(true)
+                })
+            } else {
+                None
+            };
+            Ok(chosen
+                .or(suggestions.first())
+                .map(|s| s.input.clone())
+                .unwrap_or_default())
+        }
+    }
+}
+
+fn score(
+    tracer: &TracerDebugger,
+    task: Task,
+    problem: &Problem,
+    function: &str,
+    prediction: &str,
+) -> bool {
+    match task {
+        Task::Output => problem.input.as_deref().is_some_and(|input| {
+            ops::verify_output(
+                tracer,
+                &problem.code,
+                &ops::entry_call(function, input),
+                prediction,
+            ) == Some(true)
+        }),
+        Task::Input => problem.output.as_deref().is_some_and(|output| {
+            ops::verify_input(tracer, &problem.code, function, prediction, output) == Some(true)
+        }),
+    }
+}
+
+/// Answers every problem on `input`, one output line each.
+pub fn run(
+    debugger: Option<&dyn Debugger>,
+    tracer: &TracerDebugger,
+    options: &Options,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<()> {
+    if options.verify && options.task == Task::Output {
+        anyhow::bail!("--verify checks suggested inputs: use it with --task input");
+    }
+    let lines: Vec<String> = input
+        .lines()
+        .collect::<std::io::Result<Vec<_>>>()?
+        .into_iter()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let progress = ProgressBar::new(lines.len() as u64);
+    progress.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed_precise}, eta {eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let (mut correct, mut failed) = (0usize, 0usize);
+    for (index, line) in lines.iter().enumerate() {
+        let problem = match parse_problem(line) {
+            Ok(problem) => problem,
+            Err(error) => {
+                progress.suspend(|| eprintln!("ndb: line {}: {error}", index + 1));
+                failed += 1;
+                progress.inc(1);
+                continue;
+            }
+        };
+        let function = entry_function(&problem.code);
+        let result = match &function {
+            Some(function) => predict(debugger, tracer, options, &problem, function),
+            None => Err("no function in the code".to_string()),
+        };
+        let mut object = json!({"id": problem.id});
+        match &result {
+            Ok(prediction) => object["prediction"] = json!(prediction),
+            Err(error) => {
+                failed += 1;
+                object["prediction"] = json!("");
+                object["error"] = json!(error);
+            }
+        }
+        if options.report {
+            let right = match (&result, &function) {
+                (Ok(prediction), Some(function)) => {
+                    score(tracer, options.task, &problem, function, prediction)
+                }
+                _ => false,
+            };
+            correct += usize::from(right);
+            object["correct"] = json!(right);
+            progress.set_message(format!("pass@1 {correct}/{}", index + 1));
+        }
+        writeln!(out, "{object}")?;
+        out.flush()?;
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let total = lines.len();
+    if options.report {
+        let share = if total == 0 {
+            0.0
+        } else {
+            100.0 * correct as f64 / total as f64
+        };
+        eprintln!(
+            "pass@1: {correct}/{total} = {share:.1}% (task {:?}, {}{}; {failed} without an answer)",
+            options.task,
+            match options.baseline {
+                Some(baseline) => format!("baseline {baseline:?}"),
+                None => format!(
+                    "model {}, mode {}",
+                    debugger.map(|d| d.name()).unwrap_or_default(),
+                    options.mode.output_mode().name()
+                ),
+            },
+            if options.verify { ", verified" } else { "" },
+        );
+    } else if failed > 0 {
+        eprintln!("ndb: {failed} of {total} problems got no answer");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_split_at_top_level_commas_only() {
+        assert_eq!(
+            split_arguments("(1, ), 'a,b', {'k': [1, 2]}, \"x\\\"y\""),
+            ["(1, )", "'a,b'", "{'k': [1, 2]}", "\"x\\\"y\""]
+        );
+        assert!(split_arguments("").is_empty());
+    }
+
+    #[test]
+    fn the_entry_function_is_f_or_the_last_top_level_one() {
+        assert_eq!(
+            entry_function("def g(x):\n    return x\ndef f(y):\n    return g(y)\n").as_deref(),
+            Some("f")
+        );
+        assert_eq!(
+            entry_function("def g(x):\n    return x\ndef h(y):\n    return y\n").as_deref(),
+            Some("h")
+        );
+        assert_eq!(entry_function("x = 1\n"), None);
+    }
+}

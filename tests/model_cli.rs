@@ -1,0 +1,280 @@
+//! Black-box tests of the model commands (`ndb predict`, `ndb suggest-inputs`,
+//! `ndb eval`) with the shipped default model: the real binary, the real
+//! mistral.rs model, the real Python interpreter for checking. The model's
+//! answers are not fixed, so the tests check their form and check every claim
+//! the output makes (a `verified` mark, a `correct` score) against a real run.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use ndb_grammar::text::parse_trajectory;
+use serde_json::Value;
+
+fn ndb(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ndb"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ndb runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn json_lines(output: &Output) -> Vec<Value> {
+    assert!(
+        output.status.success(),
+        "ndb failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("every stdout line is JSON"))
+        .collect()
+}
+
+const SHAPE: [&str; 7] = [
+    "event",
+    "line",
+    "depth",
+    "locals",
+    "value",
+    "status",
+    "confidence",
+];
+
+#[test]
+fn predict_prints_the_step_shape_with_confidence() {
+    let args = [
+        "predict",
+        "examples/quickstart.py",
+        "--call",
+        "mean_of_evens([3, 4, 7, 10])",
+        "--actions",
+        "step_over,step_over",
+        "--max-new-tokens",
+        "96",
+    ];
+    let lines = json_lines(&ndb(&args, None));
+    assert!(!lines.is_empty() && lines.len() <= 3, "{lines:?}");
+    for line in &lines {
+        let keys: Vec<&str> = line
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, SHAPE);
+    }
+    // The first state is computed, not predicted: it equals the real one.
+    let real = json_lines(&ndb(
+        &[
+            "step",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens([3, 4, 7, 10])",
+            "--actions",
+            "",
+        ],
+        None,
+    ));
+    let mut first = lines[0].clone();
+    assert_eq!(first["confidence"], Value::Null);
+    first.as_object_mut().unwrap().remove("confidence");
+    assert_eq!(first, real[0]);
+    for line in &lines[1..] {
+        let share = line["confidence"]
+            .as_f64()
+            .expect("predicted states have a confidence");
+        assert!((0.0..=1.0).contains(&share));
+    }
+}
+
+#[test]
+fn predict_as_text_is_the_debugger_language() {
+    let output = ndb(
+        &[
+            "predict",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens([3])",
+            "--actions",
+            "step_over",
+            "--format",
+            "text",
+            "--max-new-tokens",
+            "96",
+        ],
+        None,
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let (trajectory, errors) = parse_trajectory(&text);
+    assert!(errors.is_empty(), "{errors:?} in {text}");
+    assert_eq!(trajectory.steps.len(), 1, "{text}");
+}
+
+/// Whether `mean_of_evens(INPUT) == OUTPUT` really holds, asked of Python.
+fn really_gives(input: &str, output: &str) -> Option<bool> {
+    let program = format!(
+        "import sys; sys.path.insert(0, 'examples')\nfrom quickstart import mean_of_evens\n\
+         try:\n    print(mean_of_evens({input}) == ({output}))\nexcept BaseException:\n    print(False)\n"
+    );
+    let run = Command::new("python3")
+        .args(["-c", &program])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    match String::from_utf8_lossy(&run.stdout).trim() {
+        "True" => Some(true),
+        "False" => Some(false),
+        _ => None,
+    }
+}
+
+#[test]
+fn suggested_inputs_are_marked_as_a_real_run_says() {
+    let lines = json_lines(&ndb(
+        &[
+            "suggest-inputs",
+            "examples/quickstart.py",
+            "--function",
+            "mean_of_evens",
+            "--output",
+            "7.0",
+            "--samples",
+            "3",
+            "--verify",
+            "--max-new-tokens",
+            "96",
+        ],
+        None,
+    ));
+    let mut votes = 0;
+    for line in &lines {
+        let input = line["input"].as_str().expect("input text");
+        votes += line["votes"].as_u64().expect("votes");
+        assert_eq!(line["output"], "7.0");
+        match line["verified"].as_bool() {
+            Some(verified) => {
+                assert_eq!(really_gives(input, "7.0"), Some(verified), "{line}")
+            }
+            None => assert!(line["verified"].is_null()),
+        }
+    }
+    assert!(votes <= 3, "{lines:?}");
+}
+
+#[test]
+fn eval_scores_a_baseline_and_the_model_by_running_them() {
+    let problems = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eval_problems.jsonl"),
+    )
+    .unwrap();
+    // The first-argument floor is right exactly where the output is the
+    // first argument: own_4 only.
+    let output = ndb(
+        &[
+            "eval",
+            "--task",
+            "output",
+            "--baseline",
+            "first-argument",
+            "--report",
+        ],
+        Some(&problems),
+    );
+    let lines = json_lines(&output);
+    let correct: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["correct"] == true)
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(correct, ["own_4"]);
+    assert_eq!(lines[1]["prediction"], "'hello'");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("pass@1: 1/4 = 25.0%"), "{stderr}");
+
+    // The model: one line per problem, each score checked with Python.
+    let first_two: String = problems.lines().take(2).map(|l| format!("{l}\n")).collect();
+    let output = ndb(
+        &[
+            "eval",
+            "--task",
+            "output",
+            "--report",
+            "--max-new-tokens",
+            "64",
+        ],
+        Some(&first_two),
+    );
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        let prediction = line["prediction"].as_str().unwrap();
+        let expected = if line["id"] == "own_1" {
+            "[4, 6]"
+        } else {
+            "'he!'"
+        };
+        let really = Command::new("python3")
+            .args(["-c", &format!("print(({expected}) == ({prediction}))")])
+            .output()
+            .unwrap();
+        let really = String::from_utf8_lossy(&really.stdout).trim() == "True";
+        assert_eq!(line["correct"].as_bool(), Some(really), "{line}");
+    }
+    assert!(String::from_utf8_lossy(&output.stderr).contains("pass@1: "));
+}
+
+#[test]
+fn a_missing_model_is_a_clear_error_and_stdout_stays_empty() {
+    let output = ndb(
+        &[
+            "predict",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens([3])",
+            "--actions",
+            "step_over",
+            "--model",
+            "/nonexistent/model.gguf",
+        ],
+        None,
+    );
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no model at /nonexistent/model.gguf"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn arguments_that_are_not_literals_are_refused_before_any_model_work() {
+    let output = ndb(
+        &[
+            "predict",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens(list(range(3)))",
+            "--actions",
+            "step_over",
+        ],
+        None,
+    );
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not a literal"), "{stderr}");
+}
