@@ -59,11 +59,15 @@ def literal(text):
         return None
 
 
+class ToolFailed(Exception):
+    pass
+
+
 async def call(client, name, arguments):
     result = await client.call_tool(name, arguments)
     text = "\n".join(block.text for block in result.content if block.type == "text")
     if result.is_error:
-        raise SystemExit(f"{name} failed: {text}")
+        raise ToolFailed(f"{name} failed: {text}")
     return result.structured_content, text
 
 
@@ -87,7 +91,12 @@ async def main(ndb, allow_run, extra):
         item = None  # the item being priced, read at the `if` line
         verdict = None
         for _ in range(MAX_STEPS):
-            stepped, text = await call(client, "step", {"session_id": session, "action": "step_over"})
+            try:
+                stepped, text = await call(client, "step", {"session_id": session, "action": "step_over"})
+            except ToolFailed as error:
+                # An answer the model could not give is reported, not guessed.
+                print(f"agent: the debugger could not answer this step ({str(error)[:300]}); stopping here")
+                break
             state = stepped["state"]
             print(text)
             if stepped["exited"]:

@@ -22,6 +22,7 @@ pub enum Task {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Mode {
+    #[value(name = "step_return")]
     StepReturn,
     Breakpoint,
     Rollout,

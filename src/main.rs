@@ -95,6 +95,36 @@ enum Command {
         #[command(flatten)]
         limits: TracerArgs,
     },
+    /// Serve the agent tools over MCP on stdin/stdout (for coding agents).
+    Mcp {
+        #[command(flatten)]
+        agent: AgentArgs,
+    },
+    /// Print the agent tools' schemas, for agents without MCP.
+    Tools {
+        #[arg(long, value_enum, default_value_t = ToolsFormat::Openai)]
+        format: ToolsFormat,
+    },
+    /// Run one agent tool call and print its JSON result (`ndb tools` lists
+    /// the tools).
+    Tool {
+        /// The tool, such as `predict_output`.
+        name: String,
+        /// The arguments as a JSON object, such as
+        /// '{"path": "f.py", "function": "f", "input": "[1, 2]"}'.
+        #[arg(long)]
+        json: String,
+        #[command(flatten)]
+        agent: AgentArgs,
+    },
+    /// Serve the Language Server Protocol on stdin/stdout (for editors).
+    Lsp {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Python that runs code when the user allows it.
+        #[arg(long, default_value = "python3")]
+        python: PathBuf,
+    },
     /// Answer CruxEval-format problems read as JSON lines on stdin
     /// (`{"id", "code", "input", "output"}`), writing `{"id", "prediction"}`.
     Eval {
@@ -120,6 +150,54 @@ enum Command {
         #[command(flatten)]
         limits: TracerArgs,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ToolsFormat {
+    Openai,
+}
+
+/// Settings of the agent tools (`ndb mcp`, `ndb tool`).
+#[derive(Args)]
+struct AgentArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    limits: TracerArgs,
+    /// Offer the tools that run the user's code: run_trace,
+    /// check_prediction, suggest_inputs with verify.
+    #[arg(long)]
+    allow_run: bool,
+    /// Where predictions come from: `model`, or `trace`, which RUNS the code
+    /// (needs --allow-run).
+    #[arg(long, value_enum, default_value_t = Backend::Model)]
+    backend: Backend,
+    /// Live sessions at once; past it the least recently used is closed.
+    #[arg(long, default_value_t = 16)]
+    max_sessions: usize,
+    /// Seconds a session may stay unused before it is closed.
+    #[arg(long, default_value_t = 600.0)]
+    idle_timeout: f64,
+}
+
+impl AgentArgs {
+    fn config(&self) -> Result<ndb_agent_tools::ServerConfig> {
+        if !(self.idle_timeout > 0.0 && self.idle_timeout.is_finite()) {
+            bail!("--idle-timeout must be a positive number of seconds");
+        }
+        let tracer = self.limits.config()?;
+        Ok(ndb_agent_tools::ServerConfig {
+            model: self.model.spec(1, tracer.clone())?,
+            allow_run: self.allow_run,
+            tracer,
+            max_sessions: self.max_sessions,
+            idle_timeout: Duration::from_secs_f64(self.idle_timeout),
+            backend: match self.backend {
+                Backend::Model => ndb_agent_tools::Backend::Model,
+                Backend::Trace => ndb_agent_tools::Backend::Trace,
+            },
+        })
+    }
 }
 
 /// Which model answers and how.
@@ -229,15 +307,45 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    if let Command::Lsp { model, python } = &cli.command {
+        // The server reserves stdout for the protocol itself.
+        let tracer = TracerConfig {
+            python: python.clone(),
+            ..TracerConfig::default()
+        };
+        let model = model.spec(1, tracer.clone())?;
+        return ndb_lsp::run_stdio(ndb_lsp::LspConfig { model, tracer });
+    }
     // Results only on stdout: anything a dependency prints goes to stderr.
-    let mut out = std::io::BufWriter::new(ndb_inference::stdio::reserve_stdout()?);
-    run_command(cli.command, &mut out)?;
+    let stdout = ndb_inference::stdio::reserve_stdout()?;
+    let command = match cli.command {
+        // The MCP server owns stdout as its protocol channel.
+        Command::Mcp { agent } => return ndb_agent_tools::run_mcp(agent.config()?, stdout),
+        command => command,
+    };
+    let mut out = std::io::BufWriter::new(stdout);
+    run_command(command, &mut out)?;
     out.flush()?;
     Ok(())
 }
 
 fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
+        Command::Lsp { .. } => bail!("`ndb lsp` is served before any other output"),
+        Command::Mcp { .. } => bail!("`ndb mcp` is served by `run`, which owns stdout"),
+        Command::Tools {
+            format: ToolsFormat::Openai,
+        } => {
+            let schemas = ndb_agent_tools::openai_tool_schemas();
+            writeln!(out, "{}", serde_json::to_string_pretty(&schemas)?)?;
+        }
+        Command::Tool { name, json, agent } => {
+            let args: serde_json::Value =
+                serde_json::from_str(&json).context("--json must be a JSON object")?;
+            let result = ndb_agent_tools::call_tool_once(&agent.config()?, &name, args)
+                .map_err(|error| anyhow::anyhow!("{} error: {}", error.kind(), error.message()))?;
+            writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;
+        }
         Command::Trace {
             file,
             call,

@@ -3,7 +3,7 @@
 //!
 //! Every run asks about a different input, so no answer comes from the
 //! model's cache. Settings from the environment: `NDB_BENCH_RUNS` (default
-//! 5), `NDB_MODEL` (a model path; default the shipped model), `NDB_SAMPLES`
+//! 3: a prediction takes seconds on 2 cores), `NDB_MODEL` (a model path; default the shipped model), `NDB_SAMPLES`
 //! (samples per prediction), `NDB_BENCH_BACKEND=trace` (answers from the
 //! real tracer instead of the model, to see the tools' own overhead).
 
@@ -47,7 +47,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let runs = env_usize("NDB_BENCH_RUNS").unwrap_or(5).max(1);
+    let runs = env_usize("NDB_BENCH_RUNS").unwrap_or(3).max(1);
     let mut model = ModelSpec {
         path: std::env::var_os("NDB_MODEL").map(Into::into),
         ..ModelSpec::default()

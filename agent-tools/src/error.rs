@@ -31,7 +31,16 @@ pub enum ToolError {
     Internal(String),
 }
 
+/// The longest error message an agent is sent (a model's cut-off answer
+/// can be long); the rest is counted.
+pub const MAX_MESSAGE_CHARS: usize = 1_000;
+
 impl ToolError {
+    /// The message, bounded to [`MAX_MESSAGE_CHARS`] characters.
+    pub fn message(&self) -> String {
+        crate::view::bound_value(&self.to_string(), MAX_MESSAGE_CHARS).0
+    }
+
     /// A short stable name of the kind of error, for scripts.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -90,10 +90,22 @@ impl ServerConfig {
 }
 
 /// Serves the tools over MCP on stdin/stdout until the client disconnects.
-/// Blocking: builds its own async runtime.
+/// Blocking: builds its own async runtime. Reserves stdout for the protocol
+/// first ([`ndb_inference::stdio::reserve_stdout`]); a front end that has
+/// already reserved it calls [`run_mcp`] with the reserved file instead.
 pub fn run_mcp_stdio(config: ServerConfig) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let protocol_out =
+        ndb_inference::stdio::reserve_stdout().context("cannot reserve stdout for the protocol")?;
+    run_mcp(config, protocol_out)
+}
+
+/// Serves the tools over MCP, reading stdin and writing `protocol_out` (the
+/// process's original stdout as [`ndb_inference::stdio::reserve_stdout`]
+/// returned it), until the client disconnects. Blocking.
+pub fn run_mcp(config: ServerConfig, protocol_out: std::fs::File) -> anyhow::Result<()> {
     config.check().map_err(anyhow::Error::msg)?;
-    server::run_stdio(config)
+    server::run(config, protocol_out)
 }
 
 /// The tools a server with default settings and `allow_run` offers, as

@@ -111,8 +111,9 @@ pub fn call_tool_result(result: &Result<ToolOutput, ToolError>) -> CallToolResul
             answer
         }
         Err(error) => CallToolResult::error(vec![ContentBlock::text(format!(
-            "error ({}): {error}",
-            error.kind()
+            "error ({}): {}",
+            error.kind(),
+            error.message()
         ))]),
     }
 }
@@ -150,7 +151,7 @@ impl ServerHandler for NdbServer {
         .await;
         let outcome = match &result {
             Ok(_) => "ok".to_string(),
-            Err(error) => format!("error ({}): {error}", error.kind()),
+            Err(error) => format!("error ({}): {}", error.kind(), error.message()),
         };
         eprintln!(
             "ndb mcp: {name} in {} ms: {outcome}",
@@ -160,15 +161,13 @@ impl ServerHandler for NdbServer {
     }
 }
 
-/// Serves MCP on stdin/stdout until the client disconnects.
-///
-/// stdout is reserved for the protocol first thing: descriptor 1 then points
-/// at stderr, so nothing else in the process (mistral.rs prints while
-/// loading a GGUF model) can write a stray byte into the protocol stream.
-pub fn run_stdio(config: ServerConfig) -> anyhow::Result<()> {
+/// Serves MCP, reading stdin and writing `protocol_out` (the process's
+/// original stdout, reserved with [`ndb_inference::stdio::reserve_stdout`]
+/// so that nothing else in the process, such as mistral.rs printing while it
+/// loads a GGUF model, can write a stray byte into the protocol stream),
+/// until the client disconnects.
+pub fn run(config: ServerConfig, protocol_out: std::fs::File) -> anyhow::Result<()> {
     use anyhow::Context;
-    let protocol_out =
-        ndb_inference::stdio::reserve_stdout().context("cannot reserve stdout for the protocol")?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(MAX_CONCURRENT_CALLS)

@@ -1,9 +1,13 @@
 //! The live debugging sessions: a bounded map from short ids (`s1`, `s2`,
-//! ...) to sessions, with an idle timeout. A session that was ended, expired
-//! or was evicted to make room is remembered (a bounded list) so that using
-//! it again says which of these happened, instead of "unknown id".
+//! ...) to sessions, with an idle timeout. Idle time counts from the end of
+//! the session's last call, and a session in the middle of a call (a model
+//! generation can take long) neither expires nor is evicted. A session that
+//! was ended, expired or evicted to make room is remembered (a bounded list)
+//! so that using it again says which of these happened, not "unknown id".
 
 use std::collections::{HashMap, VecDeque};
+use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -18,7 +22,11 @@ const REMEMBERED_GONE: usize = 1024;
 pub struct LiveSession {
     pub id: String,
     pub debugger: Arc<dyn Debugger>,
-    pub data: Mutex<Session>,
+    data: Mutex<Session>,
+    /// Calls using the session right now.
+    busy: AtomicUsize,
+    /// When the last call using it ended (or began, while none has ended).
+    last_used: Mutex<Instant>,
 }
 
 impl LiveSession {
@@ -29,6 +37,57 @@ impl LiveSession {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+
+    /// The number of steps taken, unless a call is stepping it right now.
+    pub fn steps_if_idle(&self) -> Option<usize> {
+        match self.data.try_lock() {
+            Ok(session) => Some(session.steps.len()),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => {
+                Some(poisoned.into_inner().steps.len())
+            }
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
+    fn idle_since(&self) -> Option<Instant> {
+        if self.busy.load(Ordering::SeqCst) > 0 {
+            return None;
+        }
+        Some(*self.last_used.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+    }
+}
+
+/// A session in use by one call: it cannot expire or be evicted while the
+/// lease lives, and its idle time starts again when the lease is dropped.
+pub struct SessionLease {
+    session: Arc<LiveSession>,
+}
+
+impl SessionLease {
+    fn new(session: Arc<LiveSession>) -> SessionLease {
+        session.busy.fetch_add(1, Ordering::SeqCst);
+        session.touch();
+        SessionLease { session }
+    }
+}
+
+impl Deref for SessionLease {
+    type Target = LiveSession;
+
+    fn deref(&self) -> &LiveSession {
+        &self.session
+    }
+}
+
+impl Drop for SessionLease {
+    fn drop(&mut self) {
+        self.session.touch();
+        self.session.busy.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,13 +97,8 @@ enum Gone {
     Evicted,
 }
 
-struct Entry {
-    session: Arc<LiveSession>,
-    last_used: Instant,
-}
-
 struct Inner {
-    live: HashMap<String, Entry>,
+    live: HashMap<String, Arc<LiveSession>>,
     gone: VecDeque<(String, Gone)>,
     next_id: u64,
 }
@@ -85,7 +139,11 @@ impl Sessions {
         let expired: Vec<String> = inner
             .live
             .iter()
-            .filter(|(_, entry)| now.duration_since(entry.last_used) >= self.idle_timeout)
+            .filter(|(_, session)| {
+                session
+                    .idle_since()
+                    .is_some_and(|since| now.saturating_duration_since(since) >= self.idle_timeout)
+            })
             .map(|(id, _)| id.clone())
             .collect();
         for id in expired {
@@ -94,9 +152,14 @@ impl Sessions {
         }
     }
 
-    /// Adds a session; when the map is full the least recently used one is
-    /// evicted (and says so when used again).
-    pub fn insert(&self, debugger: Arc<dyn Debugger>, session: Session) -> Arc<LiveSession> {
+    /// Adds a session, leased to the calling call. When the map is full the
+    /// least recently used idle session is evicted (and says so when used
+    /// again); when every session is busy, the new one is refused.
+    pub fn insert(
+        &self,
+        debugger: Arc<dyn Debugger>,
+        session: Session,
+    ) -> Result<SessionLease, String> {
         let now = Instant::now();
         let mut inner = self.lock();
         self.expire(&mut inner, now);
@@ -104,15 +167,17 @@ impl Sessions {
             let oldest = inner
                 .live
                 .iter()
-                .min_by_key(|(_, entry)| entry.last_used)
+                .filter_map(|(id, session)| Some((id, session.idle_since()?)))
+                .min_by_key(|(_, since)| *since)
                 .map(|(id, _)| id.clone());
-            match oldest {
-                Some(id) => {
-                    inner.live.remove(&id);
-                    Self::remember(&mut inner, id, Gone::Evicted);
-                }
-                None => break,
-            }
+            let Some(id) = oldest else {
+                return Err(format!(
+                    "all {} sessions are in the middle of a call; wait for one, or end one with end_session",
+                    self.max_sessions
+                ));
+            };
+            inner.live.remove(&id);
+            Self::remember(&mut inner, id, Gone::Evicted);
         }
         let id = format!("s{}", inner.next_id);
         inner.next_id += 1;
@@ -120,38 +185,35 @@ impl Sessions {
             id: id.clone(),
             debugger,
             data: Mutex::new(session),
+            busy: AtomicUsize::new(0),
+            last_used: Mutex::new(now),
         });
-        inner.live.insert(
-            id,
-            Entry {
-                session: live.clone(),
-                last_used: now,
-            },
-        );
-        live
+        let lease = SessionLease::new(live.clone());
+        inner.live.insert(id, live);
+        Ok(lease)
     }
 
-    /// The live session `id`, marked as used now.
-    pub fn get(&self, id: &str) -> Result<Arc<LiveSession>, String> {
+    /// The live session `id`, leased to the calling call.
+    pub fn get(&self, id: &str) -> Result<SessionLease, String> {
         let now = Instant::now();
         let mut inner = self.lock();
         self.expire(&mut inner, now);
-        if let Some(entry) = inner.live.get_mut(id) {
-            entry.last_used = now;
-            return Ok(entry.session.clone());
+        match inner.live.get(id) {
+            Some(session) => Ok(SessionLease::new(session.clone())),
+            None => Err(self.gone_message(&inner, id)),
         }
-        Err(self.gone_message(&inner, id))
     }
 
-    /// Ends the session `id`.
-    pub fn remove(&self, id: &str) -> Result<Arc<LiveSession>, String> {
+    /// Ends the session `id`. A call still using it finishes on its own
+    /// copy; the session is gone for every later call.
+    pub fn remove(&self, id: &str) -> Result<SessionLease, String> {
         let now = Instant::now();
         let mut inner = self.lock();
         self.expire(&mut inner, now);
         match inner.live.remove(id) {
-            Some(entry) => {
+            Some(session) => {
                 Self::remember(&mut inner, id.to_string(), Gone::Ended);
-                Ok(entry.session)
+                Ok(SessionLease::new(session))
             }
             None => Err(self.gone_message(&inner, id)),
         }
@@ -214,13 +276,18 @@ mod tests {
         Arc::new(TracerDebugger::new(Default::default()))
     }
 
+    fn start(sessions: &Sessions) -> String {
+        sessions.insert(debugger(), session()).unwrap().id.clone()
+    }
+
     #[test]
     fn evicts_the_least_recently_used_and_says_so() {
         let sessions = Sessions::new(2, Duration::from_secs(60));
-        let first = sessions.insert(debugger(), session()).id.clone();
-        let second = sessions.insert(debugger(), session()).id.clone();
-        sessions.get(&first).unwrap();
-        let third = sessions.insert(debugger(), session()).id.clone();
+        let first = start(&sessions);
+        let second = start(&sessions);
+        std::thread::sleep(Duration::from_millis(5));
+        drop(sessions.get(&first).unwrap());
+        let third = start(&sessions);
         assert_eq!((first.as_str(), third.as_str()), ("s1", "s3"));
         assert!(sessions.get(&first).is_ok());
         let error = sessions.get(&second).err().unwrap();
@@ -229,12 +296,31 @@ mod tests {
     }
 
     #[test]
+    fn busy_sessions_neither_expire_nor_are_evicted() {
+        let sessions = Sessions::new(1, Duration::from_millis(30));
+        let busy = sessions.insert(debugger(), session()).unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(
+            sessions.get(&busy.id).is_ok(),
+            "a session in a call does not expire"
+        );
+        let refused = sessions.insert(debugger(), session()).err().unwrap();
+        assert!(refused.contains("in the middle of a call"), "{refused}");
+        let id = busy.id.clone();
+        drop(busy);
+        // Idle time starts when the call ends.
+        assert!(sessions.get(&id).is_ok());
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(sessions.get(&id).err().unwrap().contains("expired"));
+    }
+
+    #[test]
     fn ended_expired_and_unknown_sessions_are_told_apart() {
         let sessions = Sessions::new(8, Duration::from_millis(50));
-        let ended = sessions.insert(debugger(), session()).id.clone();
+        let ended = start(&sessions);
         sessions.remove(&ended).unwrap();
         assert!(sessions.get(&ended).err().unwrap().contains("was ended"));
-        let idle = sessions.insert(debugger(), session()).id.clone();
+        let idle = start(&sessions);
         std::thread::sleep(Duration::from_millis(80));
         assert!(sessions.get(&idle).err().unwrap().contains("expired"));
         assert!(sessions.get("s99").err().unwrap().contains("no session"));

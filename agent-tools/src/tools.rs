@@ -448,7 +448,10 @@ impl Tools {
             start,
             steps: Vec::new(),
         };
-        let live = self.sessions.insert(debugger.clone(), session);
+        let live = self
+            .sessions
+            .insert(debugger.clone(), session)
+            .map_err(ToolError::Session)?;
         let data = live.lock();
         Ok(session_out(
             &live.id,
@@ -546,7 +549,8 @@ impl Tools {
             .sessions
             .remove(&args.session_id)
             .map_err(ToolError::Session)?;
-        let steps = live.lock().steps.len() as u32;
+        // A step still running on it finishes on its own; it is not waited for.
+        let steps = live.steps_if_idle().unwrap_or(0) as u32;
         Ok(EndSessionOut {
             session_id: live.id.clone(),
             ended: true,

@@ -135,6 +135,24 @@ pub fn predict_output(
             }
         }
     }
+    // pdb's return stop after an escaping exception shows `None`: one more
+    // step from the entry function's return tells a raise (an error exit)
+    // from a real `None`.
+    if matches!(
+        depth_and_kind(session.current()),
+        Some((0, EventKind::Return))
+    ) && session
+        .current()
+        .text
+        .value
+        .as_deref()
+        .is_none_or(|v| v == "None")
+    {
+        step(debugger, &mut session, Action::StepInto, cancel)?;
+        if session.current().text.event != TextEvent::ExitError {
+            session.steps.pop();
+        }
+    }
     let state = session.current().clone();
     let (value, raised) = match (&state.view, state.text.event) {
         (

@@ -8,7 +8,6 @@
 //! chooses); without one it says so and measures the real tracer instead.
 
 #[path = "../tests/support/client.rs"]
-#[allow(dead_code)]
 mod client;
 
 use std::sync::Arc;

@@ -389,8 +389,19 @@ async fn a_missing_or_broken_model_is_reported_once_and_the_rest_keeps_working()
         client
             .notify("ndb/setBreakpoints", json!({"uri": uri, "lines": [2]}))
             .await;
-        // Loading fails fast; give it a moment, then ask twice.
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        // Wait for the failure to be reported, then ask twice.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !client
+            .recorded
+            .lock()
+            .unwrap()
+            .notifications
+            .iter()
+            .any(|(method, params)| method == "window/showMessage" && params["type"] == 1)
+        {
+            assert!(Instant::now() < deadline, "{path:?}: no error message");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         let mut hints = Value::Null;
         for _ in 0..2 {
             hints = client

@@ -84,7 +84,7 @@ impl Default for StandInModel {
 
 impl Debugger for StandInModel {
     fn name(&self) -> String {
-        "the stand-in model".to_string()
+        "stand-in".to_string()
     }
 
     fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
