@@ -23,7 +23,7 @@
 //! - Keys are Python identifiers (ASCII, or any non-ASCII character, which
 //!   Python allows in names) of at most 64 characters, or a comprehension's
 //!   implicit `.0`; a key `".."` must have the value `".."`. Values are JSON
-//!   strings without raw control characters, of at most 512 characters
+//!   strings without raw control characters, of at most 256 characters
 //!   inside the quotes (the tracer's reprs are bounded well below that). The
 //!   bounds keep a model from writing one name or value forever.
 //! - With a source, the source text of a state can only be one of the
@@ -43,7 +43,7 @@ pair: DELTA SP? ":" SP? DELTA
     | NAME SP? ":" SP? STRING
 DELTA: "\"..\""
 NAME: /"(\.[0-9]{1,3}|([A-Za-z_]|[^\x00-\x7f])([A-Za-z0-9_]|[^\x00-\x7f]){0,63})"/
-STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4}){0,512}"/
+STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4}){0,256}"/
 SP: / +/
 "#;
 
