@@ -172,7 +172,14 @@ async def test_hover_shows_a_predicted_value_with_the_default_model(client: Lang
         # The server did its part: a marked partial answer, never a guess.
         # The untrained default model (issue 7) often rambles to the limit.
         pytest.skip("the default model's answer was cut off: " + hover.contents.value[:200])
-    assert "**total** ≈ `" in hover.contents.value or "is not bound" in hover.contents.value, hover.contents.value
+    value = hover.contents.value
+    # A predicted value of `total`, or the predicted stop when it has no
+    # locals to show (the model may predict the return event there).
+    assert (
+        "**total** ≈ `" in value
+        or "is not bound" in value
+        or value.startswith("Line ") and " return " in value.splitlines()[0]
+    ), value
     assert "nothing was run" in hover.contents.value
 
 
