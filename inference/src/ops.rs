@@ -43,7 +43,8 @@ pub struct OutputPrediction {
     pub value: Option<String>,
     /// The value is an exception that escapes the function.
     pub raised: bool,
-    /// The state the value was read from.
+    /// The state the value was read from (for an escaping exception, the
+    /// function's last stop, where it left).
     pub state: State,
     /// Every state on the way.
     pub session: Session,
@@ -135,6 +136,7 @@ pub fn predict_output(
             }
         }
     }
+    let mut located = None;
     // pdb's return stop after an escaping exception shows `None`: one more
     // step from the entry function's return tells a raise (an error exit)
     // from a real `None`.
@@ -148,8 +150,13 @@ pub fn predict_output(
         .as_deref()
         .is_none_or(|v| v == "None")
     {
+        let returned = session.current().clone();
         step(debugger, &mut session, Action::StepInto, cancel)?;
-        if session.current().text.event != TextEvent::ExitError {
+        if session.current().text.event == TextEvent::ExitError {
+            // The value comes from the error exit; the place stays the
+            // line the exception left the function from.
+            located = Some(returned);
+        } else {
             session.steps.pop();
         }
     }
@@ -179,6 +186,7 @@ pub fn predict_output(
         (Some(StateView::Exit { value, .. }), _) => (value.clone(), false),
         _ => (None, false),
     };
+    let state = located.unwrap_or(state);
     Ok(OutputPrediction {
         value,
         raised,

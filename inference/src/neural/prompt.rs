@@ -57,7 +57,8 @@ pub(crate) fn trajectory(session: &Session, skip: usize) -> TextTrajectory {
     for (index, step) in session.steps.iter().enumerate() {
         // After a gap the first kept step is written in full: its delta base
         // would be a state the model cannot see.
-        let delta = index > skip && is_delta_step(previous, step.action, &step.state);
+        let delta =
+            (skip == 0 || index > skip) && is_delta_step(previous, step.action, &step.state);
         if index >= skip {
             steps.push(TextStep {
                 action: text_action(source, step.action),
