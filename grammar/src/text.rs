@@ -452,6 +452,22 @@ pub fn resolve_breakpoint(source: &str, src: &str, occurrence: Option<u32>) -> O
 // ---------------------------------------------------------------------------
 // Printer.
 
+/// `action` as the text language writes it: breakpoints by the target
+/// line's text in `source` ([`breakpoint_action`]).
+pub fn text_action(source: &str, action: crate::Action) -> TextAction {
+    use crate::Action;
+    match action {
+        Action::StepInto => TextAction::StepInto,
+        Action::StepOver => TextAction::StepOver,
+        Action::StepReturn => TextAction::StepReturn,
+        Action::Breakpoint(line) => breakpoint_action(source, line),
+        Action::Continue => TextAction::Continue,
+        Action::InvStepInto => TextAction::InvStepInto,
+        Action::InvStepOver => TextAction::InvStepOver,
+        Action::InvStepCall => TextAction::InvStepCall,
+    }
+}
+
 /// Prints a whole trajectory in the layout of the module docs.
 pub fn print_trajectory(t: &TextTrajectory) -> String {
     let mut out = print_body(t);

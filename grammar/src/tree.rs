@@ -440,16 +440,7 @@ impl StateTree {
 
     /// The action as the text language writes it.
     pub fn text_action(&self, action: Action) -> TextAction {
-        match action {
-            Action::StepInto => TextAction::StepInto,
-            Action::StepOver => TextAction::StepOver,
-            Action::StepReturn => TextAction::StepReturn,
-            Action::Breakpoint(line) => crate::text::breakpoint_action(&self.trace.source, line),
-            Action::Continue => TextAction::Continue,
-            Action::InvStepInto => TextAction::InvStepInto,
-            Action::InvStepOver => TextAction::InvStepOver,
-            Action::InvStepCall => TextAction::InvStepCall,
-        }
+        crate::text::text_action(&self.trace.source, action)
     }
 }
 

@@ -124,17 +124,7 @@ pub fn predict_output(
                 step(debugger, &mut session, Action::StepOver, cancel)?;
             }
         }
-        OutputMode::Rollout => {
-            for _ in 0..MAX_ROLLOUT_STEPS {
-                let current = session.current();
-                if is_exit(current)
-                    || matches!(depth_and_kind(current), Some((0, EventKind::Return)))
-                {
-                    break;
-                }
-                step(debugger, &mut session, Action::StepOver, cancel)?;
-            }
-        }
+        OutputMode::Rollout => roll(debugger, &mut session, MAX_ROLLOUT_STEPS, cancel)?,
     }
     let mut located = None;
     // pdb's return stop after an escaping exception shows `None`: one more
@@ -222,14 +212,26 @@ pub fn rollout(
 ) -> Result<Session, DebugError> {
     let start = debugger.start(source, entry_call, cancel)?;
     let mut session = new_session(source, Some(entry_call), start);
+    roll(debugger, &mut session, max_steps, cancel)?;
+    Ok(session)
+}
+
+/// `step_over` until the entry function returns or the run ends, at most
+/// `max_steps` times.
+fn roll(
+    debugger: &dyn Debugger,
+    session: &mut Session,
+    max_steps: usize,
+    cancel: &Cancel,
+) -> Result<(), DebugError> {
     for _ in 0..max_steps {
         let current = session.current();
         if is_exit(current) || matches!(depth_and_kind(current), Some((0, EventKind::Return))) {
             break;
         }
-        step(debugger, &mut session, Action::StepOver, cancel)?;
+        step(debugger, session, Action::StepOver, cancel)?;
     }
-    Ok(session)
+    Ok(())
 }
 
 /// A suggested argument list.

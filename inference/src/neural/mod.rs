@@ -41,8 +41,8 @@ use mistralrs::{
 };
 use ndb_grammar::locate::Locator;
 use ndb_grammar::text::SPECIAL_TOKENS;
+use ndb_grammar::TextState;
 use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
-use ndb_grammar::{ExitStatus, TextState};
 
 use crate::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
 use crate::tracer::TracerConfig;
@@ -837,16 +837,6 @@ impl Debugger for NeuralDebugger {
                 }
             })
             .collect())
-    }
-}
-
-/// The status of an exit state, for callers that read text states.
-pub fn exit_status(event: TextEvent) -> Option<ExitStatus> {
-    match event {
-        TextEvent::ExitNormal => Some(ExitStatus::Normal),
-        TextEvent::ExitError => Some(ExitStatus::Error),
-        TextEvent::ExitNever => Some(ExitStatus::Never),
-        _ => None,
     }
 }
 

@@ -2,24 +2,10 @@
 //! the next action, ending with `<|frame_sep|>` where the model writes the
 //! next state.
 
-use ndb_grammar::text::{breakpoint_action, delta_possible, prompt_prefix};
-use ndb_grammar::{Action, EventKind, StateView, TextAction, TextStep, TextTrajectory};
+use ndb_grammar::text::{delta_possible, prompt_prefix, text_action};
+use ndb_grammar::{Action, EventKind, StateView, TextStep, TextTrajectory};
 
 use crate::debugger::{Session, State};
-
-/// The action as the text language writes it: breakpoints by line text.
-pub(crate) fn text_action(source: &str, action: Action) -> TextAction {
-    match action {
-        Action::StepInto => TextAction::StepInto,
-        Action::StepOver => TextAction::StepOver,
-        Action::StepReturn => TextAction::StepReturn,
-        Action::Breakpoint(line) => breakpoint_action(source, line),
-        Action::Continue => TextAction::Continue,
-        Action::InvStepInto => TextAction::InvStepInto,
-        Action::InvStepOver => TextAction::InvStepOver,
-        Action::InvStepCall => TextAction::InvStepCall,
-    }
-}
 
 /// Whether the step from `previous` to `next` is written with delta locals,
 /// as in the training data: one step (into or over, either direction)
