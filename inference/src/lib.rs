@@ -4,6 +4,7 @@
 //! by mistral.rs), both behind [`debugger::Debugger`], and the operations
 //! users ask for on top of it ([`ops`]).
 
+pub mod data;
 pub mod debugger;
 pub mod entry;
 pub mod json;

@@ -109,13 +109,18 @@ pub enum ModelError {
 
 /// Where the shipped default model lives, in order: `$NDB_MODEL`, then
 /// `inference/models/default` of the source checkout `ndb` was built from
-/// (what `bash .ci/setup` fills).
+/// (the debugger model `bash .ci/setup` builds), then
+/// `inference/models/base` (the untrained base it is built from).
 pub fn default_model_candidates() -> Vec<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(path) = std::env::var_os("NDB_MODEL").filter(|path| !path.is_empty()) {
         candidates.push(PathBuf::from(path));
     }
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default"));
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    // The base GGUF with the committed debugger adapter merged in (built by
+    // set-up), else the base alone.
+    candidates.push(models.join("default"));
+    candidates.push(models.join("base"));
     candidates
 }
 

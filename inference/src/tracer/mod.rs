@@ -269,6 +269,15 @@ impl ChildGuard {
 impl Drop for ChildGuard {
     fn drop(&mut self) {
         self.kill();
+        // The child leads its own process group: whatever it forked (and
+        // left running, holding our pipes) goes with it.
+        #[cfg(unix)]
+        if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: killpg only sends a signal; the group is the child's own.
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
+            }
+        }
     }
 }
 
@@ -333,6 +342,8 @@ fn run_script(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let started = Instant::now();
     let child = command
         .spawn()

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Build ndb's default model: the SmolLM2-135M GGUF (fetched by
+fetch_default_model.py into inference/models/base/) with the committed
+debugger adapter (inference/default-model/: LoRA matrices and the text
+language's special-token rows, trained by inference/training/train.py)
+merged in, written as a Hugging Face style directory that mistral.rs loads:
+inference/models/default/.
+
+    python3 inference/scripts/build_default_model.py [--adapter DIR] [--gguf PATH] [--out DIR]
+
+numpy, gguf and tokenizers only (no PyTorch). Safe to run again: it skips
+the work when OUT was built from the same adapter and base (a stamp file
+holds their SHA-256). The model is written in float32 (about 0.6 GB).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "inference", "training"))
+
+ADAPTER_DIR = os.path.join(REPO, "inference", "default-model")
+BASE_DIR = os.path.join(REPO, "inference", "models", "base")
+OUT_DIR = os.path.join(REPO, "inference", "models", "default")
+EOS_TOKEN = "<|endoftext|>"
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_safetensors(path):
+    import numpy as np
+
+    with open(path, "rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
+        body = handle.read()
+    header.pop("__metadata__", None)
+    out = {}
+    for name, entry in header.items():
+        if entry["dtype"] != "F32":
+            raise SystemExit("build_default_model: %s is %s, expected F32" % (name, entry["dtype"]))
+        begin, end = entry["data_offsets"]
+        out[name] = np.frombuffer(body[begin:end], dtype="<f4").reshape(entry["shape"])
+    return out
+
+
+def write_safetensors(path, tensors):
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    names = sorted(tensors)
+    for name in names:
+        size = tensors[name].size * 4
+        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape), "data_offsets": [offset, offset + size]}
+        offset += size
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    with open(path + ".partial", "wb") as handle:
+        handle.write(struct.pack("<Q", len(text)))
+        handle.write(text)
+        for name in names:
+            handle.write(tensors[name].astype("<f4").tobytes())
+    os.replace(path + ".partial", path)
+
+
+def merge(weights, adapter, meta):
+    """Adds scale * B @ A to every adapted projection and replaces the new
+    tokens' rows."""
+    scale = meta["alpha"] / meta["rank"]
+    merged = 0
+    for name in sorted(adapter):
+        if not name.endswith(".lora_a"):
+            continue
+        stem = name[: -len(".lora_a")]
+        target = stem + ".weight"
+        if target not in weights:
+            raise SystemExit("build_default_model: the adapter's %s is not in the base model" % target)
+        delta = adapter[stem + ".lora_b"] @ adapter[name]
+        weights[target] = weights[target] + scale * delta
+        merged += 1
+    start, end = meta["base_vocab"], meta["vocab_size"]
+    for key, name in (("new_rows.embed_tokens", "model.embed_tokens.weight"), ("new_rows.lm_head", "lm_head.weight")):
+        rows = adapter.get(key)
+        if rows is not None:
+            if rows.shape[0] != end - start or weights[name].shape[0] != end:
+                raise SystemExit("build_default_model: %s has %d rows, expected %d" % (key, rows.shape[0], end - start))
+            weights[name] = weights[name].copy()
+            weights[name][start:end] = rows
+    return merged
+
+
+def main():
+    import smollm2
+    from tokenizers import Tokenizer
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--adapter", default=ADAPTER_DIR)
+    parser.add_argument("--gguf", default=BASE_DIR)
+    parser.add_argument("--out", default=OUT_DIR)
+    options = parser.parse_args()
+    adapter_path = os.path.join(options.adapter, "adapter.safetensors")
+    with open(os.path.join(options.adapter, "adapter.json"), encoding="utf-8") as handle:
+        meta = json.load(handle)
+    gguf_path = smollm2.find_gguf(options.gguf)
+    stamp = {"adapter": sha256_of(adapter_path), "base": os.path.basename(gguf_path),
+             "base_size": os.path.getsize(gguf_path), "format": 1}
+    stamp_path = os.path.join(options.out, "ndb-build.json")
+    if os.path.exists(stamp_path) and os.path.exists(os.path.join(options.out, "model.safetensors")):
+        with open(stamp_path, encoding="utf-8") as handle:
+            if json.load(handle) == stamp:
+                print("default model already built: %s" % options.out, file=sys.stderr)
+                return 0
+    if meta["special_tokens"] != smollm2.special_tokens():
+        raise SystemExit("build_default_model: the adapter was trained with other special tokens than "
+                         "grammar/src/text.rs has now; retrain it (inference/training/README.md)")
+    print("building the default model from %s and %s" % (os.path.basename(gguf_path), options.adapter),
+          file=sys.stderr)
+    config, weights, tokenizer_json, base_vocab = smollm2.load(gguf_path)
+    if (base_vocab, config["vocab_size"]) != (meta["base_vocab"], meta["vocab_size"]):
+        raise SystemExit("build_default_model: vocabulary %s does not match the adapter's %s"
+                         % ((base_vocab, config["vocab_size"]), (meta["base_vocab"], meta["vocab_size"])))
+    merged = merge(weights, read_safetensors(adapter_path), meta)
+    if os.path.isdir(options.out):
+        shutil.rmtree(options.out)
+    os.makedirs(options.out)
+    import hf_files
+
+    tokenizer = Tokenizer.from_str(tokenizer_json)
+    eos_id = tokenizer.token_to_id(EOS_TOKEN)
+    hf = hf_files.hf_config(config, eos_id)
+    hf["ndb_training"] = meta.get("training", {})
+    hf_files.write_json(os.path.join(options.out, "config.json"), hf)
+    write_safetensors(os.path.join(options.out, "model.safetensors"), weights)
+    with open(os.path.join(options.out, "tokenizer.json"), "w", encoding="utf-8") as handle:
+        handle.write(tokenizer_json)
+    hf_files.write_tokenizer_files(options.out, tokenizer, EOS_TOKEN, config["max_position_embeddings"])
+    hf_files.write_json(stamp_path, stamp)
+    print("built %s (%d projections adapted)" % (options.out, merged), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,516 @@
+//! Training data: programs run under the real tracer, their state trees
+//! sampled with the design reference's random policy (plus the two
+//! trajectories users ask for most: the entry call's `step_return` and the
+//! return's `inv_step_call`), written as sharded, gzip-compressed JSON lines.
+//!
+//! A record is one trajectory cut into pieces (see
+//! [`ndb_grammar::text::print_trajectory_pieces`]):
+//!
+//! ```json
+//! {"program": "gen-1-000007", "call": "f([1, 2])", "direction": "forward",
+//!  "pieces": [["<|trace_context_start|>def f(...", null],
+//!             ["<|line_sep|>...", "step_over"], ...]}
+//! ```
+//!
+//! Each state piece names the action that reached it: training puts its
+//! loss there, and evaluation scores it per action. Programs are split
+//! into `train` and `heldout` by a hash of their id, so no held-out program
+//! is ever trained on. The output is the same, byte for byte, for the same
+//! programs, seed and settings, whatever the number of workers.
+//!
+//! Programs that do not load, hang, run past a limit, or kill their
+//! interpreter are dropped and counted by reason; they never stall the run
+//! (every trace is a bounded child process).
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use ndb_grammar::sampler::{self, SamplerConfig, SplitMix64, Walk};
+use ndb_grammar::text::print_trajectory_pieces;
+use ndb_grammar::{Action, Cursor, EventKind, ExitStatus, StateTree};
+use serde_json::{json, Value};
+
+use crate::tracer::{self, TracerConfig, TracerError};
+
+/// One program of a corpus: `{"id", "source", "calls", "family"?}`, as
+/// `inference/training/programs.py` writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub id: String,
+    pub source: String,
+    pub calls: Vec<String>,
+    pub family: Option<String>,
+}
+
+impl Program {
+    /// Reads one JSON line of a corpus.
+    pub fn from_json(line: &str) -> Result<Program, String> {
+        let value: Value = serde_json::from_str(line).map_err(|error| error.to_string())?;
+        let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+        let calls = value
+            .get("calls")
+            .and_then(Value::as_array)
+            .ok_or("no \"calls\" list")?
+            .iter()
+            .map(|call| {
+                call.as_str()
+                    .map(str::to_string)
+                    .ok_or("a call is not a string")
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Program {
+            id: text("id").ok_or("no \"id\" string")?,
+            source: text("source").ok_or("no \"source\" string")?,
+            calls,
+            family: text("family"),
+        })
+    }
+}
+
+/// How a dataset is made.
+#[derive(Clone, Debug)]
+pub struct DataConfig {
+    pub seed: u64,
+    pub workers: usize,
+    /// Random-policy forward trajectories per traced call.
+    pub forward: usize,
+    /// Random-policy inverse trajectories per traced call.
+    pub inverse: usize,
+    /// Also write the entry call's `step_return` and the entry return's
+    /// `inv_step_call` for every traced call.
+    pub task_shaped: bool,
+    /// Share of programs held out (by a hash of the id and the seed).
+    pub heldout_share: f64,
+    /// Records per shard file.
+    pub shard_records: usize,
+    /// A record longer than this (in bytes of text) is dropped.
+    pub max_record_bytes: usize,
+    pub sampler: SamplerConfig,
+    pub tracer: TracerConfig,
+}
+
+impl Default for DataConfig {
+    fn default() -> Self {
+        DataConfig {
+            seed: 0,
+            workers: 2,
+            forward: 2,
+            inverse: 2,
+            task_shaped: true,
+            heldout_share: 0.05,
+            shard_records: 20_000,
+            max_record_bytes: 6_000,
+            sampler: SamplerConfig::default(),
+            tracer: TracerConfig {
+                max_events: 2_000,
+                time_limit: std::time::Duration::from_secs(5),
+                memory_limit_bytes: 512 << 20,
+                max_stdout_bytes: 4 * 1024,
+                max_protocol_bytes: 8 << 20,
+                max_repr_chars: 120,
+                max_items: 20,
+                ..TracerConfig::default()
+            },
+        }
+    }
+}
+
+/// What a generation run did, written to `manifest.json` beside the shards.
+#[derive(Clone, Debug, Default)]
+pub struct DataReport {
+    pub programs: usize,
+    pub calls: usize,
+    pub traced: usize,
+    /// Calls dropped, by reason (`syntax`, `load`, `entry_call`, `limit`,
+    /// `died`, `no_events`, `protocol`, `too_long`, ...).
+    pub dropped: BTreeMap<String, usize>,
+    pub records: BTreeMap<String, usize>,
+    /// Predicted states (training targets) per split and action.
+    pub targets: BTreeMap<String, BTreeMap<String, usize>>,
+    pub text_bytes: usize,
+    pub seconds: f64,
+    pub shards: Vec<String>,
+}
+
+impl DataReport {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "programs": self.programs,
+            "calls": self.calls,
+            "traced": self.traced,
+            "dropped": self.dropped,
+            "records": self.records,
+            "targets": self.targets,
+            "text_bytes": self.text_bytes,
+            "seconds": (self.seconds * 10.0).round() / 10.0,
+            "shards": self.shards,
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error("cannot write the dataset in {path}: {source}")]
+    Write { path: PathBuf, source: io::Error },
+    #[error("the tracer cannot run: {0}")]
+    Tracer(String),
+}
+
+/// The split a program belongs to.
+pub fn split_of(program_id: &str, seed: u64, heldout_share: f64) -> &'static str {
+    // FNV-1a of the id, mixed with the seed through SplitMix64.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in program_id.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let draw = SplitMix64::new(hash ^ seed).next_f64();
+    if draw < heldout_share {
+        "heldout"
+    } else {
+        "train"
+    }
+}
+
+/// Everything one program gave: its records and its drops.
+struct ProgramOutput {
+    split: &'static str,
+    records: Vec<String>,
+    targets: Vec<String>,
+    traced: usize,
+    dropped: Vec<&'static str>,
+}
+
+/// Traces `programs` and writes the dataset into `out` (created if
+/// missing): `train-NNNNN.jsonl.gz`, `heldout-NNNNN.jsonl.gz` and
+/// `manifest.json`. `progress` is called with the number of programs done.
+pub fn generate(
+    programs: &[Program],
+    out: &Path,
+    config: &DataConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<DataReport, DataError> {
+    let started = Instant::now();
+    std::fs::create_dir_all(out).map_err(|source| DataError::Write {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    check_tracer(&config.tracer)?;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::sync_channel::<(usize, ProgramOutput)>(256);
+    let mut writer = ShardWriter::new(out, config.shard_records);
+    let mut report = DataReport {
+        programs: programs.len(),
+        ..DataReport::default()
+    };
+    let written: Result<(), DataError> = std::thread::scope(|scope| {
+        for _ in 0..config.workers.max(1) {
+            let sender = sender.clone();
+            let (next, done) = (&next, &done);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(program) = programs.get(index) else {
+                    break;
+                };
+                let output = program_output(program, index, config);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                if sender.send((index, output)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        // Written in program order whatever order the workers finish in.
+        let mut waiting = BTreeMap::new();
+        let mut expected = 0;
+        for (index, output) in receiver {
+            waiting.insert(index, output);
+            while let Some(output) = waiting.remove(&expected) {
+                expected += 1;
+                report.calls += output.traced + output.dropped.len();
+                report.traced += output.traced;
+                for reason in output.dropped {
+                    *report.dropped.entry(reason.to_string()).or_default() += 1;
+                }
+                let targets = report.targets.entry(output.split.to_string()).or_default();
+                for action in output.targets {
+                    *targets.entry(action).or_default() += 1;
+                }
+                for record in output.records {
+                    report.text_bytes += record.len();
+                    *report.records.entry(output.split.to_string()).or_default() += 1;
+                    writer.write(output.split, &record)?;
+                }
+            }
+        }
+        Ok(())
+    });
+    written?;
+    report.shards = writer.finish()?;
+    report.seconds = started.elapsed().as_secs_f64();
+    let manifest = json!({
+        "format": "ndb-trajectories/1",
+        "seed": config.seed,
+        "forward_per_call": config.forward,
+        "inverse_per_call": config.inverse,
+        "task_shaped": config.task_shaped,
+        "heldout_share": config.heldout_share,
+        "max_steps": config.sampler.max_steps,
+        "max_record_bytes": config.max_record_bytes,
+        "report": report.to_json(),
+    });
+    let path = out.join("manifest.json");
+    let text = serde_json::to_string_pretty(&manifest).expect("a manifest serialises") + "\n";
+    std::fs::write(&path, text).map_err(|source| DataError::Write { path, source })?;
+    Ok(report)
+}
+
+/// Fails early, with the tracer's own message, when Python cannot run at
+/// all (rather than dropping every program as broken).
+fn check_tracer(config: &TracerConfig) -> Result<(), DataError> {
+    match tracer::trace_source("def f():\n    return 1\n", "f()", config) {
+        Ok(_) => Ok(()),
+        Err(error) => Err(DataError::Tracer(error.to_string())),
+    }
+}
+
+fn drop_reason(error: &TracerError) -> &'static str {
+    match error {
+        TracerError::PythonNotFound { .. } => "python",
+        TracerError::Syntax(_) => "syntax",
+        TracerError::EntryCall(_) => "entry_call",
+        TracerError::Load(_) => "load",
+        TracerError::NoEvents { .. } => "no_events",
+        TracerError::Protocol(_) => "protocol",
+        TracerError::Io(_) => "io",
+    }
+}
+
+fn program_output(program: &Program, index: usize, config: &DataConfig) -> ProgramOutput {
+    let split = split_of(&program.id, config.seed, config.heldout_share);
+    let mut output = ProgramOutput {
+        split,
+        records: Vec::new(),
+        targets: Vec::new(),
+        traced: 0,
+        dropped: Vec::new(),
+    };
+    for (call_index, call) in program.calls.iter().enumerate() {
+        let trace = match tracer::trace_source(&program.source, call, &config.tracer) {
+            Ok(trace) => trace,
+            Err(error) => {
+                output.dropped.push(drop_reason(&error));
+                continue;
+            }
+        };
+        match trace.exit.status {
+            ExitStatus::Never => {
+                output.dropped.push("limit");
+                continue;
+            }
+            // An exception escaping the call is a normal run; a process
+            // that died (a reason and no exception) is not.
+            ExitStatus::Error if trace.exit.value.is_none() => {
+                output.dropped.push("died");
+                continue;
+            }
+            _ => {}
+        }
+        let tree = StateTree::new(trace);
+        let seed = config.seed
+            ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (call_index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let mut rng = SplitMix64::new(seed);
+        let mut walks = walks(&tree, &mut rng, config);
+        let before = output.records.len();
+        for (direction, walk) in walks.drain(..) {
+            let inverse = direction == "inverse";
+            let trajectory = walk.to_text(&tree, inverse);
+            let pieces = print_trajectory_pieces(&trajectory);
+            let bytes: usize = pieces.iter().map(|piece| piece.text.len()).sum();
+            if bytes > config.max_record_bytes || trajectory.steps.is_empty() {
+                continue;
+            }
+            let actions = walk.actions();
+            let pieces: Vec<Value> = pieces
+                .into_iter()
+                .map(|piece| {
+                    let action = piece.step.map(|step| action_name(actions[step]));
+                    json!([piece.text, action])
+                })
+                .collect();
+            output.targets.extend(
+                actions
+                    .iter()
+                    .map(|&action| action_name(action).to_string()),
+            );
+            let record = json!({
+                "program": program.id,
+                "call": call,
+                "direction": direction,
+                "pieces": pieces,
+            });
+            output.records.push(record.to_string());
+        }
+        if output.records.len() == before {
+            output.dropped.push("too_long");
+        } else {
+            output.traced += 1;
+        }
+    }
+    output
+}
+
+/// The trajectories sampled from one tree, each with its direction.
+fn walks(tree: &StateTree, rng: &mut SplitMix64, config: &DataConfig) -> Vec<(&'static str, Walk)> {
+    let mut walks = Vec::new();
+    if config.task_shaped {
+        let start = tree.start();
+        walks.push(("forward", Walk::new(tree, start, &[Action::StepReturn])));
+        let entry_return = tree
+            .events()
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, event)| event.depth == 0 && event.kind == EventKind::Return)
+            .map(|(index, _)| index);
+        if let Some(index) = entry_return {
+            walks.push((
+                "inverse",
+                Walk::new(tree, Cursor::Event(index), &[Action::InvStepCall]),
+            ));
+        }
+    }
+    for _ in 0..config.forward {
+        if let Some(walk) = sampler::sample_forward(tree, rng, config.sampler) {
+            walks.push(("forward", walk));
+        }
+    }
+    for _ in 0..config.inverse {
+        walks.push((
+            "inverse",
+            sampler::sample_inverse(tree, rng, config.sampler),
+        ));
+    }
+    walks
+}
+
+/// The action's name without its argument (`breakpoint`, not
+/// `breakpoint:12`): what held-out scores are grouped by.
+pub fn action_name(action: Action) -> &'static str {
+    match action {
+        Action::StepInto => "step_into",
+        Action::StepOver => "step_over",
+        Action::StepReturn => "step_return",
+        Action::Breakpoint(_) => "breakpoint",
+        Action::Continue => "continue",
+        Action::InvStepInto => "inv_step_into",
+        Action::InvStepOver => "inv_step_over",
+        Action::InvStepCall => "inv_step_call",
+    }
+}
+
+/// Gzip-compressed JSON-lines shards, one open file per split.
+struct ShardWriter {
+    out: PathBuf,
+    shard_records: usize,
+    open: BTreeMap<&'static str, (GzEncoder<BufWriter<File>>, usize, usize)>,
+    written: Vec<String>,
+}
+
+impl ShardWriter {
+    fn new(out: &Path, shard_records: usize) -> ShardWriter {
+        ShardWriter {
+            out: out.to_path_buf(),
+            shard_records: shard_records.max(1),
+            open: BTreeMap::new(),
+            written: Vec::new(),
+        }
+    }
+
+    fn write(&mut self, split: &'static str, record: &str) -> Result<(), DataError> {
+        if !self.open.contains_key(split) {
+            self.open_shard(split, 0)?;
+        }
+        let (encoder, count, number) = self.open.get_mut(split).expect("opened above");
+        let path = self.out.join(shard_name(split, *number));
+        encoder
+            .write_all(record.as_bytes())
+            .and_then(|()| encoder.write_all(b"\n"))
+            .map_err(|source| DataError::Write { path, source })?;
+        *count += 1;
+        if *count >= self.shard_records {
+            let number = *number;
+            self.close(split)?;
+            self.open_shard(split, number + 1)?;
+        }
+        Ok(())
+    }
+
+    fn open_shard(&mut self, split: &'static str, number: usize) -> Result<(), DataError> {
+        let path = self.out.join(shard_name(split, number));
+        let file = File::create(&path).map_err(|source| DataError::Write { path, source })?;
+        let encoder = GzEncoder::new(BufWriter::new(file), Compression::default());
+        self.open.insert(split, (encoder, 0, number));
+        Ok(())
+    }
+
+    fn close(&mut self, split: &'static str) -> Result<(), DataError> {
+        if let Some((encoder, count, number)) = self.open.remove(split) {
+            let name = shard_name(split, number);
+            let path = self.out.join(&name);
+            encoder
+                .finish()
+                .and_then(|mut file| file.flush())
+                .map_err(|source| DataError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+            if count == 0 {
+                let _ = std::fs::remove_file(&path);
+            } else {
+                self.written.push(name);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Vec<String>, DataError> {
+        let splits: Vec<&'static str> = self.open.keys().copied().collect();
+        for split in splits {
+            self.close(split)?;
+        }
+        self.written.sort();
+        Ok(self.written)
+    }
+}
+
+fn shard_name(split: &str, number: usize) -> String {
+    format!("{split}-{number:05}.jsonl.gz")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_is_stable_and_near_its_share() {
+        let heldout = (0..10_000)
+            .filter(|i| split_of(&format!("gen-1-{i:06}"), 7, 0.05) == "heldout")
+            .count();
+        assert!((350..650).contains(&heldout), "{heldout} held out of 10000");
+        assert_eq!(
+            split_of("gen-1-000001", 7, 0.05),
+            split_of("gen-1-000001", 7, 0.05)
+        );
+        assert_eq!(split_of("anything", 7, 0.0), "train");
+    }
+}

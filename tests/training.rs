@@ -1,0 +1,345 @@
+//! The training data path and the training recipe, end to end: generated
+//! programs, `ndb data generate` (deterministic, bad programs dropped and
+//! counted), the records' text language, the CruxEval guard on the recipe's
+//! corpus, and the tiny-size run of the GPU recipe whose exported model
+//! `ndb` then loads through mistral.rs.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use ndb_grammar::text::parse_trajectory;
+use serde_json::Value;
+
+fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn ndb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ndb"))
+        .args(args)
+        .current_dir(repository())
+        .output()
+        .expect("ndb runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&path);
+    std::fs::create_dir_all(&path).unwrap();
+    path
+}
+
+fn succeeded(output: &Output, what: &str) -> String {
+    assert!(
+        output.status.success(),
+        "{what} failed: {}\nstdout: {}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn generate(out: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["data", "generate", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let stdout = succeeded(&ndb(&args), "ndb data generate");
+    serde_json::from_str(stdout.trim()).expect("the report is JSON")
+}
+
+fn read_gz(path: &Path) -> String {
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+fn shard_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".jsonl.gz"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn generation_is_deterministic_whatever_the_number_of_workers() {
+    let (one, two) = (scratch("data-one-worker"), scratch("data-two-workers"));
+    let common = ["--programs", "16", "--seed", "5", "--heldout-share", "0.25"];
+    let a = generate(&one, &[&common[..], &["--workers", "1"]].concat());
+    let b = generate(&two, &[&common[..], &["--workers", "2"]].concat());
+    for key in [
+        "programs",
+        "calls",
+        "traced",
+        "records",
+        "targets",
+        "text_bytes",
+    ] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    assert_eq!(a["programs"], 16);
+    assert!(a["records"]["train"].as_u64().unwrap() > 40, "{a}");
+    let (files_a, files_b) = (shard_files(&one), shard_files(&two));
+    assert_eq!(files_a.len(), files_b.len());
+    assert!(!files_a.is_empty());
+    for (x, y) in files_a.iter().zip(&files_b) {
+        assert_eq!(
+            std::fs::read(x).unwrap(),
+            std::fs::read(y).unwrap(),
+            "{x:?}"
+        );
+    }
+    let other = scratch("data-other-seed");
+    generate(&other, &["--programs", "16", "--seed", "6"]);
+    assert_ne!(
+        read_gz(&shard_files(&other)[0]),
+        read_gz(&files_a[files_a.len() - 1])
+    );
+}
+
+#[test]
+fn records_are_trajectories_whose_states_are_tagged_with_their_action() {
+    let out = scratch("data-records");
+    generate(&out, &["--programs", "12", "--seed", "9"]);
+    let mut records = 0;
+    let mut task_shaped = 0;
+    for file in shard_files(&out) {
+        for line in read_gz(&file).lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            let pieces = record["pieces"].as_array().unwrap();
+            let text: String = pieces.iter().map(|p| p[0].as_str().unwrap()).collect();
+            let (trajectory, errors) = parse_trajectory(&text);
+            assert!(errors.is_empty(), "{errors:?} in\n{text}");
+            let actions: Vec<&str> = pieces.iter().filter_map(|p| p[1].as_str()).collect();
+            assert_eq!(actions.len(), trajectory.steps.len(), "{text}");
+            for (action, step) in actions.iter().zip(&trajectory.steps) {
+                let printed = ndb_grammar::text::print_action(&step.action);
+                assert!(
+                    printed.starts_with(&format!("<|{action}|>")),
+                    "{action} vs {printed}"
+                );
+            }
+            let inverse = record["direction"] == "inverse";
+            assert_eq!(
+                inverse,
+                actions.iter().all(|action| action.starts_with("inv_")),
+                "{record}"
+            );
+            if actions == ["step_return"] || actions == ["inv_step_call"] {
+                task_shaped += 1;
+            }
+            records += 1;
+        }
+    }
+    assert!(
+        records > 30 && task_shaped > 10,
+        "{records} records, {task_shaped} task-shaped"
+    );
+}
+
+#[test]
+fn programs_that_hang_crash_fork_or_flood_are_dropped_and_counted() {
+    let out = scratch("data-bad-programs");
+    let corpus = repository().join("tests/fixtures/bad_programs.jsonl");
+    let started = std::time::Instant::now();
+    let report = generate(
+        &out,
+        &[
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--heldout-share",
+            "0",
+            "--workers",
+            "2",
+        ],
+    );
+    // Two workers, a 5 s limit per run: the slow ones run side by side.
+    assert!(started.elapsed().as_secs() < 40, "{:?}", started.elapsed());
+    let dropped = &report["dropped"];
+    assert_eq!(dropped["syntax"], 1, "{report}");
+    assert_eq!(dropped["load"], 1, "{report}");
+    assert_eq!(dropped["entry_call"], 1, "{report}");
+    // Hangs, endless output, sleeping and eating memory hit a limit; a
+    // hard exit and a segfault kill the interpreter.
+    let limit = dropped["limit"].as_u64().unwrap_or(0);
+    let died = dropped["died"].as_u64().unwrap_or(0);
+    assert_eq!(limit + died, 6, "{report}");
+    assert!(died >= 1, "{report}");
+    // The good program, the one that raises and the forking parent remain.
+    assert_eq!(report["traced"], 3, "{report}");
+    let text = read_gz(&shard_files(&out)[0]);
+    assert!(text.contains("\"program\":\"good\""));
+    assert!(text.contains("\"program\":\"raises\""));
+    assert!(!text.contains("\"program\":\"hangs\""));
+}
+
+fn cruxeval_dev() -> Option<PathBuf> {
+    let path = std::env::var_os("NDB_CRUXEVAL_DEV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository().join("../shared/data/cruxeval-dev.jsonl"));
+    path.is_file().then_some(path)
+}
+
+/// The default model's recipe trains on `--programs 1000 --seed 1` (see
+/// inference/training/README.md): none of them may be a CruxEval problem.
+#[test]
+fn the_recipe_corpus_holds_no_cruxeval_problem() {
+    let Some(cruxeval) = cruxeval_dev() else {
+        eprintln!("SKIPPED: no CruxEval dev set (set NDB_CRUXEVAL_DEV)");
+        return;
+    };
+    let corpus = scratch("recipe-corpus").join("programs.jsonl");
+    let programs = succeeded(
+        &ndb(&["data", "programs", "--programs", "1000", "--seed", "1"]),
+        "ndb data programs",
+    );
+    assert_eq!(programs.lines().count(), 1000);
+    std::fs::write(&corpus, programs).unwrap();
+    let output = Command::new("python3")
+        .arg(repository().join("inference/training/cruxeval_guard.py"))
+        .arg("--cruxeval")
+        .arg(&cruxeval)
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    succeeded(&output, "the CruxEval guard");
+}
+
+#[test]
+fn the_python_side_passes_its_tests() {
+    let output = Command::new("python3")
+        .args([
+            "-B",
+            "-m",
+            "unittest",
+            "discover",
+            "-s",
+            "inference/training/tests",
+        ])
+        .current_dir(repository())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn torch_available() -> bool {
+    Command::new("python3")
+        .args(["-c", "import torch, gguf, tokenizers"])
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+/// The GPU recipe's path at a tiny size on the CPU: data, two LoRA steps on
+/// SmolLM2, export; then the exported directory and the one rebuilt from
+/// the adapter alone (as set-up builds the default) load in `ndb` through
+/// mistral.rs and answer in the text language with the added tokens.
+#[test]
+fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
+    assert!(
+        torch_available(),
+        "PyTorch, gguf and tokenizers are needed: \
+         python3 -m pip install -r inference/training/requirements.txt (.ci/setup does)"
+    );
+    let root = scratch("tiny-recipe");
+    let data = root.join("data");
+    generate(
+        &data,
+        &["--programs", "24", "--seed", "3", "--heldout-share", "0.25"],
+    );
+    let run = root.join("run");
+    let output = Command::new("python3")
+        .arg(repository().join("inference/training/train.py"))
+        .args([
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            run.to_str().unwrap(),
+        ])
+        .args(["--init", "smollm2", "--lora", "4", "--max-steps", "2"])
+        .args(["--batch-tokens", "1024", "--seq-len", "768"])
+        .args([
+            "--eval-every",
+            "1",
+            "--eval-records",
+            "4",
+            "--device",
+            "cpu",
+        ])
+        .output()
+        .unwrap();
+    succeeded(&output, "train.py");
+    let log = std::fs::read_to_string(run.join("log.jsonl")).unwrap();
+    let losses: Vec<f64> = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).unwrap()["loss"].as_f64())
+        .collect();
+    assert_eq!(losses.len(), 2, "{log}");
+    assert!(losses.iter().all(|loss| loss.is_finite() && *loss > 0.0));
+    assert!(log.contains("\"final\": true") && log.contains("\"inv_step_call\""));
+    let png = std::fs::read(run.join("loss.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+
+    // Resuming a finished run changes nothing and says so.
+    let again = Command::new("python3")
+        .arg(repository().join("inference/training/train.py"))
+        .args([
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            run.to_str().unwrap(),
+        ])
+        .args(["--init", "smollm2", "--lora", "4", "--max-steps", "2"])
+        .args(["--batch-tokens", "1024", "--seq-len", "768"])
+        .args([
+            "--eval-every",
+            "1",
+            "--eval-records",
+            "4",
+            "--device",
+            "cpu",
+        ])
+        .args(["--no-export"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("resumed from step 2"), "{stderr}");
+
+    let rebuilt = root.join("rebuilt");
+    let output = Command::new("python3")
+        .arg(repository().join("inference/scripts/build_default_model.py"))
+        .args(["--adapter", run.join("adapter").to_str().unwrap()])
+        .args(["--out", rebuilt.to_str().unwrap()])
+        .output()
+        .unwrap();
+    succeeded(&output, "build_default_model.py");
+    for model in [run.join("model"), rebuilt] {
+        let output = ndb(&[
+            "predict",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens([3, 4, 7, 10])",
+            "--actions",
+            "step_over",
+            "--model",
+            model.to_str().unwrap(),
+            "--max-new-tokens",
+            "48",
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // Two training steps teach nothing: the answer may be cut off, but
+        // the model loads, uses the added tokens and answers or says why.
+        assert!(
+            output.status.success() || stderr.contains("cut off"),
+            "{model:?}: {stderr}"
+        );
+        assert!(!stderr.contains("spelled out"), "{stderr}");
+    }
+}
