@@ -1,5 +1,5 @@
 //! Latency of each agent tool, median of a few runs, with the default model:
-//! `cargo bench -p ndb-agent-tools --bench tools`.
+//! `cargo bench --workspace --profile dev --bench tools`.
 //!
 //! Every run asks about a different input, so no answer comes from the
 //! model's cache. Settings from the environment: `NDB_BENCH_RUNS` (default

@@ -3,7 +3,7 @@
 //! weights, and latency per operation (first answer, cached answer, k = 1
 //! and k = 8).
 //!
-//! `cargo bench -p ndb-inference --bench model [-- MODEL_PATH]` (default: the
+//! `cargo bench --workspace --profile dev --bench model [-- MODEL_PATH]` (default: the
 //! shipped default model). Prints figures; asserts nothing.
 
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! the tracer's overhead against an untraced run of the same programs, and
 //! states per second for tree building, action replay, sampling and printing.
 //!
-//! Run: `cargo bench -p ndb-inference --bench world` (reads the corpus of
+//! Run: `cargo bench --workspace --profile dev --bench world` (reads the corpus of
 //! `tests/programs/`; `NDB_BENCH_PROGRAMS=N` limits how many programs).
 
 use std::path::{Path, PathBuf};

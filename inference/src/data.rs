@@ -317,8 +317,8 @@ fn program_output(program: &Program, index: usize, config: &DataConfig) -> Progr
                 continue;
             }
             // An exception escaping the call is a normal run; a process
-            // that died (a reason and no exception) is not.
-            ExitStatus::Error if trace.exit.value.is_none() => {
+            // that died (`os._exit`, a signal: the exit has a reason) is not.
+            ExitStatus::Error if trace.exit.reason.is_some() => {
                 output.dropped.push("died");
                 continue;
             }

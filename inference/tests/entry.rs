@@ -63,45 +63,18 @@ fn parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec
     results.into_iter().map(|(_, result)| result).collect()
 }
 
-/// Both sides run the source from a temporary file named
-/// `ndb_target_<pid>_<n>.py`, so class reprs name different modules: one name.
-fn same_module(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("ndb_target_") {
-        out.push_str(&rest[..at]);
-        out.push_str("<module>");
-        rest = rest[at + "ndb_target_".len()..]
-            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '_');
-    }
-    out.push_str(rest);
-    out
-}
-
-/// (function, line, locals) of the tracer's first event, module names unified.
+/// (function, line, locals) of the tracer's first event.
 fn first_event(trace: &Trace) -> (String, u32, Vec<(String, String)>) {
     let event = &trace.events[0];
     assert_eq!((event.kind, event.depth), (EventKind::Call, 0), "{event:?}");
-    (
-        event.function.clone(),
-        event.line,
-        event
-            .locals
-            .iter()
-            .map(|(n, v)| (n.clone(), same_module(v)))
-            .collect(),
-    )
+    (event.function.clone(), event.line, event.locals.to_vec())
 }
 
 fn binding_view(binding: &EntryBinding) -> (String, u32, Vec<(String, String)>) {
     (
         binding.function.clone(),
         binding.line,
-        binding
-            .locals
-            .iter()
-            .map(|(n, v)| (n.clone(), same_module(v)))
-            .collect(),
+        binding.locals.to_vec(),
     )
 }
 

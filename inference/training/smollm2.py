@@ -20,7 +20,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-DEFAULT_GGUF_DIR = os.path.join(REPO, "inference", "models", "default")
+DEFAULT_GGUF_DIR = os.path.join(REPO, "inference", "models", "base")
 TEXT_RS = os.path.join(REPO, "grammar", "src", "text.rs")
 EOS_TOKEN = "<|endoftext|>"
 

@@ -50,7 +50,7 @@ def parse_args(argv=None):
     parser.add_argument("--data", required=True, help="a folder written by `ndb data generate`")
     parser.add_argument("--out", required=True)
     parser.add_argument("--init", choices=["smollm2", "scratch"], default="smollm2")
-    parser.add_argument("--gguf", help="the SmolLM2 GGUF (default: inference/models/default/)")
+    parser.add_argument("--gguf", help="the SmolLM2 GGUF (default: inference/models/base/)")
     parser.add_argument("--tokenizer", help="tokenizer.json for --init scratch (tokenizer.py)")
     parser.add_argument("--lora", type=int, default=16, help="LoRA rank; 0 trains every weight")
     parser.add_argument("--lora-alpha", type=float, default=32.0)

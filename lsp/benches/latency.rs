@@ -3,7 +3,7 @@
 //! fresh inlay hints at a breakpoint (median and p95), and from a repeated
 //! request to its cached answer.
 //!
-//! `cargo bench -p ndb-lsp --bench latency [-- EDITS]` uses the default model
+//! `cargo bench --workspace --profile dev --bench latency [-- EDITS]` uses the default model
 //! (`NDB_MODEL` or inference/models/default, 1 sample, threads as the model
 //! chooses); without one it says so and measures the real tracer instead.
 

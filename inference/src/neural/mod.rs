@@ -48,6 +48,25 @@ use crate::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
 use crate::tracer::TracerConfig;
 use decode::{merge_special_tokens, vote, Candidate, Rejected, Sample};
 
+/// Names of end-of-sequence tokens: generation stops at whichever the
+/// tokenizer has (the grammar is complete there), and the answer's text
+/// leaves it out.
+const END_OF_SEQUENCE: [&str; 5] = [
+    "<|endoftext|>",
+    "<|end_of_text|>",
+    "</s>",
+    "<eos>",
+    "<|im_end|>",
+];
+
+/// `text` without the end-of-sequence tokens it ends with.
+fn strip_end_of_sequence(mut text: &str) -> &str {
+    while let Some(name) = END_OF_SEQUENCE.iter().find(|name| text.ends_with(*name)) {
+        text = &text[..text.len() - name.len()];
+    }
+    text
+}
+
 /// Which model to load and how to ask it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelSpec {
@@ -426,13 +445,7 @@ impl NeuralDebugger {
     ) -> Result<Vec<u32>, String> {
         block_on(runtime, || async {
             let mut ids = Vec::new();
-            for name in [
-                "<|endoftext|>",
-                "<|end_of_text|>",
-                "</s>",
-                "<eos>",
-                "<|im_end|>",
-            ] {
+            for name in END_OF_SEQUENCE {
                 let tokens = model
                     .tokenize(Either::Right(name.to_string()), None, false, false, None)
                     .await
@@ -674,6 +687,8 @@ impl NeuralDebugger {
                 } else {
                     merge_special_tokens(&pieces, &choice.text, &special)
                 };
+                // The token generation stopped at is not part of the answer.
+                let text = strip_end_of_sequence(&text).to_string();
                 Sample {
                     text,
                     cut_off: choice.finish_reason == "length",
@@ -848,6 +863,20 @@ impl Debugger for NeuralDebugger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_token_generation_stopped_at_is_not_part_of_the_answer() {
+        let answer = "<|return_sep|><|src_sep|>    return n<|arg_sep|>\"0\"";
+        assert_eq!(
+            strip_end_of_sequence(&format!("{answer}<|endoftext|>")),
+            answer
+        );
+        assert_eq!(
+            strip_end_of_sequence(&format!("{answer}<|im_end|></s>")),
+            answer
+        );
+        assert_eq!(strip_end_of_sequence(answer), answer);
+    }
 
     #[test]
     fn paths_are_checked_before_anything_loads() {

@@ -815,7 +815,9 @@ fn hide_path(error: TracerError, path: &Path) -> TracerError {
 /// removed with everything in it when dropped.
 struct TempDirectory {
     path: PathBuf,
-    /// A module name unique to this directory: `ndb_target_<pid>_<n>`.
+    /// The module's name, the same for every run (`program`): it shows in
+    /// class reprs, which must not depend on the run (training data, the
+    /// answer cache, comparisons).
     module_stem: String,
 }
 
@@ -840,7 +842,7 @@ impl TempDirectory {
                 Ok(()) => {
                     return Ok(TempDirectory {
                         path,
-                        module_stem: format!("ndb_target_{pid}_{serial}"),
+                        module_stem: "program".to_string(),
                     })
                 }
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
