@@ -338,6 +338,16 @@ pub fn suggest_inputs(
             if state.text.event != TextEvent::Call {
                 continue;
             }
+            // A value that is not even well-formed Python (the grammar
+            // allows any text in a value) is no input to offer.
+            if !state
+                .text
+                .locals
+                .iter()
+                .all(|(_, value)| balanced_literal(value))
+            {
+                continue;
+            }
             let votes = state.confidence.map_or(1, |c| c.votes);
             let input = arguments_text(&parameters, &state.text.locals);
             match suggestions.iter_mut().find(|s| s.input == input) {
@@ -354,6 +364,45 @@ pub fn suggest_inputs(
     }
     suggestions.sort_by_key(|s| std::cmp::Reverse(s.votes));
     Ok(suggestions)
+}
+
+/// Whether `text` could be one Python value: its strings end and its
+/// brackets pair up, outside strings, and it is not empty. A cheap filter
+/// for a model's proposals, not a parser: `[1 2]` passes.
+pub fn balanced_literal(text: &str) -> bool {
+    let mut open: Vec<char> = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                let mut closed = false;
+                while let Some(inner) = chars.next() {
+                    if inner == '\\' {
+                        chars.next();
+                    } else if inner == c {
+                        closed = true;
+                        break;
+                    }
+                }
+                if !closed {
+                    return false;
+                }
+            }
+            '(' | '[' | '{' => open.push(c),
+            ')' | ']' | '}' => {
+                let expected = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                if open.pop() != Some(expected) {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    open.is_empty() && !text.trim().is_empty()
 }
 
 /// How many positional parameters `function` has (0 when it is not found).
@@ -558,6 +607,30 @@ pub fn verify_output(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proposed_values_must_at_least_pair_their_brackets_and_quotes() {
+        for good in [
+            "[2, 7, 10]",
+            "'a]b'",
+            "{'k': (1, [2])}",
+            "\"it's\"",
+            "-3",
+            "'\\''",
+        ] {
+            assert!(balanced_literal(good), "{good}");
+        }
+        for bad in [
+            "[2, 7, 7, 10, -1] 1]",
+            "'abc",
+            "(1, 2",
+            "",
+            "  ",
+            "{1: [2}]",
+        ] {
+            assert!(!balanced_literal(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn parameters_and_arguments_round_trip() {
