@@ -19,6 +19,10 @@ use tokio::sync::{watch, Semaphore};
 
 use crate::settings::OutputMode;
 
+/// The fewest samples "suggest inputs" draws (the `samples` setting, k, is
+/// used when larger): one greedy proposal cannot be ranked.
+pub const MIN_SUGGESTION_SAMPLES: usize = 4;
+
 /// Which debugger answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EngineKind {
@@ -515,12 +519,14 @@ pub fn answer_blocking(
             })
         }
         Question::Suggest { function, output } => {
+            // Ranking needs several proposals: at least
+            // MIN_SUGGESTION_SAMPLES, whatever k predictions use.
             let suggestions = ops::suggest_inputs(
                 debugger,
                 source,
                 function,
                 output.as_deref(),
-                samples,
+                samples.max(MIN_SUGGESTION_SAMPLES),
                 cancel,
             )?;
             Ok(Answer::Suggestions(

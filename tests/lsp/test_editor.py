@@ -213,7 +213,7 @@ async def test_suggest_inputs_inserts_a_doctest_that_python_checks_as_marked(cli
     print("suggestions:", listed)
     suggestions = listed["suggestions"]
     if not suggestions:
-        # Nothing to insert: the untrained default model (issue 7) proposed
+        # Nothing to insert: the default model (small, briefly trained) proposed
         # no call state. The insertion path is then untested, and says so.
         pytest.skip("the default model proposed no inputs: %s" % listed)
     assert not client.ndb_edits, "nothing is edited before the user chooses"
