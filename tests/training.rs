@@ -237,6 +237,29 @@ fn torch_available() -> bool {
         .is_ok_and(|output| output.status.success())
 }
 
+/// train.py at a tiny size: two LoRA steps of rank 4 on SmolLM2, scored
+/// after each step.
+fn tiny_training(data: &Path, run: &Path) -> Command {
+    let mut command = Command::new("python3");
+    command
+        .arg(repository().join("inference/training/train.py"))
+        .arg("--data")
+        .arg(data)
+        .arg("--out")
+        .arg(run)
+        .args(["--init", "smollm2", "--lora", "4", "--max-steps", "2"])
+        .args(["--batch-tokens", "1024", "--seq-len", "768"])
+        .args([
+            "--eval-every",
+            "1",
+            "--eval-records",
+            "4",
+            "--device",
+            "cpu",
+        ]);
+    command
+}
+
 /// The GPU recipe's path at a tiny size on the CPU: data, two LoRA steps on
 /// SmolLM2, export; then the exported directory and the one rebuilt from
 /// the adapter alone (as set-up builds the default) load in `ndb` through
@@ -255,26 +278,7 @@ fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
         &["--programs", "24", "--seed", "3", "--heldout-share", "0.25"],
     );
     let run = root.join("run");
-    let output = Command::new("python3")
-        .arg(repository().join("inference/training/train.py"))
-        .args([
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            run.to_str().unwrap(),
-        ])
-        .args(["--init", "smollm2", "--lora", "4", "--max-steps", "2"])
-        .args(["--batch-tokens", "1024", "--seq-len", "768"])
-        .args([
-            "--eval-every",
-            "1",
-            "--eval-records",
-            "4",
-            "--device",
-            "cpu",
-        ])
-        .output()
-        .unwrap();
+    let output = tiny_training(&data, &run).output().unwrap();
     succeeded(&output, "train.py");
     let log = std::fs::read_to_string(run.join("log.jsonl")).unwrap();
     let losses: Vec<f64> = log
@@ -288,25 +292,8 @@ fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
 
     // Resuming a finished run changes nothing and says so.
-    let again = Command::new("python3")
-        .arg(repository().join("inference/training/train.py"))
-        .args([
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            run.to_str().unwrap(),
-        ])
-        .args(["--init", "smollm2", "--lora", "4", "--max-steps", "2"])
-        .args(["--batch-tokens", "1024", "--seq-len", "768"])
-        .args([
-            "--eval-every",
-            "1",
-            "--eval-records",
-            "4",
-            "--device",
-            "cpu",
-        ])
-        .args(["--no-export"])
+    let again = tiny_training(&data, &run)
+        .arg("--no-export")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&again.stderr);

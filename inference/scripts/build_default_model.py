@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import shutil
-import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -37,40 +36,6 @@ def sha256_of(path):
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def read_safetensors(path):
-    import numpy as np
-
-    with open(path, "rb") as handle:
-        (length,) = struct.unpack("<Q", handle.read(8))
-        header = json.loads(handle.read(length))
-        body = handle.read()
-    header.pop("__metadata__", None)
-    out = {}
-    for name, entry in header.items():
-        if entry["dtype"] != "F32":
-            raise SystemExit("build_default_model: %s is %s, expected F32" % (name, entry["dtype"]))
-        begin, end = entry["data_offsets"]
-        out[name] = np.frombuffer(body[begin:end], dtype="<f4").reshape(entry["shape"])
-    return out
-
-
-def write_safetensors(path, tensors):
-    header, offset = {"__metadata__": {"format": "pt"}}, 0
-    names = sorted(tensors)
-    for name in names:
-        size = tensors[name].size * 4
-        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape), "data_offsets": [offset, offset + size]}
-        offset += size
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 8)
-    with open(path + ".partial", "wb") as handle:
-        handle.write(struct.pack("<Q", len(text)))
-        handle.write(text)
-        for name in names:
-            handle.write(tensors[name].astype("<f4").tobytes())
-    os.replace(path + ".partial", path)
 
 
 def merge(weights, adapter, meta):
@@ -100,6 +65,7 @@ def merge(weights, adapter, meta):
 
 
 def main():
+    import hf_files
     import smollm2
     from tokenizers import Tokenizer
 
@@ -129,18 +95,16 @@ def main():
     if (base_vocab, config["vocab_size"]) != (meta["base_vocab"], meta["vocab_size"]):
         raise SystemExit("build_default_model: vocabulary %s does not match the adapter's %s"
                          % ((base_vocab, config["vocab_size"]), (meta["base_vocab"], meta["vocab_size"])))
-    merged = merge(weights, read_safetensors(adapter_path), meta)
+    merged = merge(weights, hf_files.read_safetensors(adapter_path), meta)
     if os.path.isdir(options.out):
         shutil.rmtree(options.out)
     os.makedirs(options.out)
-    import hf_files
-
     tokenizer = Tokenizer.from_str(tokenizer_json)
     eos_id = tokenizer.token_to_id(EOS_TOKEN)
     hf = hf_files.hf_config(config, eos_id)
     hf["ndb_training"] = meta.get("training", {})
     hf_files.write_json(os.path.join(options.out, "config.json"), hf)
-    write_safetensors(os.path.join(options.out, "model.safetensors"), weights)
+    hf_files.write_safetensors(os.path.join(options.out, "model.safetensors"), weights)
     with open(os.path.join(options.out, "tokenizer.json"), "w", encoding="utf-8") as handle:
         handle.write(tokenizer_json)
     hf_files.write_tokenizer_files(options.out, tokenizer, EOS_TOKEN, config["max_position_embeddings"])

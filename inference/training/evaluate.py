@@ -102,7 +102,6 @@ def format_table(summary):
 
 def main():
     import torch
-    from tokenizers import Tokenizer
 
     import llama
 

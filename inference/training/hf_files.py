@@ -3,6 +3,7 @@ reads them (no PyTorch: build_default_model.py uses this too)."""
 
 import json
 import os
+import struct
 
 
 def hf_config(fields, eos_id):
@@ -55,3 +56,40 @@ def write_json(path, value):
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
         json.dump(value, handle, indent=2, sort_keys=True)
         handle.write("\n")
+
+
+# -- safetensors, float32, by hand (numpy) -----------------------------------
+
+
+def read_safetensors(path):
+    import numpy as np
+
+    with open(path, "rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
+        body = handle.read()
+    header.pop("__metadata__", None)
+    out = {}
+    for name, entry in header.items():
+        if entry["dtype"] != "F32":
+            raise SystemExit("safetensors: %s is %s, expected F32" % (name, entry["dtype"]))
+        begin, end = entry["data_offsets"]
+        out[name] = np.frombuffer(body[begin:end], dtype="<f4").reshape(entry["shape"])
+    return out
+
+
+def write_safetensors(path, tensors):
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    names = sorted(tensors)
+    for name in names:
+        size = tensors[name].size * 4
+        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape), "data_offsets": [offset, offset + size]}
+        offset += size
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    with open(path + ".partial", "wb") as handle:
+        handle.write(struct.pack("<Q", len(text)))
+        handle.write(text)
+        for name in names:
+            handle.write(tensors[name].astype("<f4").tobytes())
+    os.replace(path + ".partial", path)

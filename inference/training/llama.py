@@ -1,11 +1,12 @@
-"""A Llama decoder in plain PyTorch, with Hugging Face's tensor names, LoRA
-adapters, and safetensors reading and writing by hand.
+"""A Llama decoder in plain PyTorch, with Hugging Face's tensor names and
+LoRA adapters.
 
 The model is the one mistral.rs serves (`LlamaForCausalLM`): RMSNorm,
 rotary embeddings in the `rotate_half` layout, grouped-query attention and a
 SwiGLU MLP. Weights are named as in Hugging Face checkpoints
 (`model.layers.0.self_attn.q_proj.weight`, ...), so a state dict written by
-`save_hf_directory` loads in mistral.rs as it is. transformers is not used:
+`save_hf_directory` loads in mistral.rs as it is (float32 safetensors,
+written by `hf_files`). transformers is not used:
 nothing here depends on its version (transformers 5 writes
 `rope_parameters` where mistral.rs reads a top-level `rope_theta`).
 """
@@ -13,7 +14,6 @@ nothing here depends on its version (transformers 5 writes
 import json
 import math
 import os
-import struct
 
 import hf_files
 import torch
@@ -241,52 +241,20 @@ def load_hf_directory(path):
     fields = {name: config[name] for name in LlamaConfig.FIELDS if name in config}
     fields["tie_word_embeddings"] = False
     model = Llama(LlamaConfig(**fields))
-    tensors, _ = load_safetensors(os.path.join(path, "model.safetensors"))
-    load_hf_state_dict(model, {name: tensor.float() for name, tensor in tensors.items()})
+    load_hf_state_dict(model, load_safetensors(os.path.join(path, "model.safetensors")))
     return model, Tokenizer.from_file(os.path.join(path, "tokenizer.json"))
 
 
-# -- safetensors, by hand --------------------------------------------------
-
-_DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16"}
-_FROM = {value: key for key, value in _DTYPES.items()}
+# -- safetensors (float32, through hf_files) -------------------------------
 
 
-def save_safetensors(path, tensors, metadata=None):
-    header = {"__metadata__": dict(metadata or {"format": "pt"})}
-    blobs, offset = [], 0
-    for name in sorted(tensors):
-        tensor = tensors[name].detach().contiguous().cpu()
-        data = tensor.view(torch.uint8).numpy().tobytes() if tensor.numel() else b""
-        header[name] = {"dtype": _DTYPES[tensor.dtype], "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 8)
-    temporary = path + ".partial"
-    with open(temporary, "wb") as handle:
-        handle.write(struct.pack("<Q", len(text)))
-        handle.write(text)
-        for data in blobs:
-            handle.write(data)
-    os.replace(temporary, path)
+def save_safetensors(path, tensors):
+    hf_files.write_safetensors(path, {name: tensor.detach().float().cpu().numpy()
+                                      for name, tensor in tensors.items()})
 
 
 def load_safetensors(path):
-    with open(path, "rb") as handle:
-        (length,) = struct.unpack("<Q", handle.read(8))
-        header = json.loads(handle.read(length))
-        body = handle.read()
-    metadata = header.pop("__metadata__", {})
-    tensors = {}
-    for name, entry in header.items():
-        begin, end = entry["data_offsets"]
-        dtype = _FROM[entry["dtype"]]
-        raw = bytearray(body[begin:end])
-        tensor = torch.frombuffer(raw, dtype=dtype) if raw else torch.empty(0, dtype=dtype)
-        tensors[name] = tensor.reshape(entry["shape"]).clone()
-    return tensors, metadata
+    return {name: torch.from_numpy(array.copy()) for name, array in hf_files.read_safetensors(path).items()}
 
 
 def save_hf_directory(out_dir, model, tokenizer_json, eos_token, extra_config=None):

@@ -131,8 +131,6 @@ def main(argv=None):
     import torch
     from tokenizers import Tokenizer
 
-    import llama
-
     if options.threads:
         torch.set_num_threads(options.threads)
     device = options.device
