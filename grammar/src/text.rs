@@ -503,6 +503,18 @@ pub struct TrajectoryPiece {
 /// loss on those). Context pieces end with `<|frame_sep|>`; state pieces
 /// start with the state's event token.
 pub fn print_trajectory_pieces(t: &TextTrajectory) -> Vec<TrajectoryPiece> {
+    pieces(t, t.ended)
+}
+
+/// The trajectory's text without `<|trace_end|>`.
+fn print_body(t: &TextTrajectory) -> String {
+    pieces(t, false)
+        .into_iter()
+        .map(|piece| piece.text)
+        .collect()
+}
+
+fn pieces(t: &TextTrajectory, with_end: bool) -> Vec<TrajectoryPiece> {
     let mut pieces = Vec::with_capacity(2 * t.steps.len() + 2);
     let mut context = String::new();
     context.push_str(TRACE_CONTEXT_START);
@@ -527,7 +539,7 @@ pub fn print_trajectory_pieces(t: &TextTrajectory) -> Vec<TrajectoryPiece> {
         });
         previous = &step.state;
     }
-    if t.ended {
+    if with_end {
         context.push_str(TRACE_END);
     }
     if !context.is_empty() {
@@ -537,24 +549,6 @@ pub fn print_trajectory_pieces(t: &TextTrajectory) -> Vec<TrajectoryPiece> {
         });
     }
     pieces
-}
-
-fn print_body(t: &TextTrajectory) -> String {
-    let mut out = String::new();
-    out.push_str(TRACE_CONTEXT_START);
-    out.push_str(&t.source);
-    out.push('\n');
-    out.push_str(FRAME_SEP);
-    write_state(&mut out, &t.start, None);
-    let mut previous = &t.start;
-    for step in &t.steps {
-        write_action_and_frame(&mut out, &step.action);
-        let base =
-            (step.delta && delta_possible(previous, &step.state)).then_some(&previous.locals);
-        write_state(&mut out, &step.state, base);
-        previous = &step.state;
-    }
-    out
 }
 
 fn write_action_and_frame(out: &mut String, action: &TextAction) {

@@ -343,14 +343,14 @@ fn program_output(program: &Program, index: usize, config: &DataConfig) -> Progr
             let pieces: Vec<Value> = pieces
                 .into_iter()
                 .map(|piece| {
-                    let action = piece.step.map(|step| action_name(actions[step]));
+                    let action = piece.step.map(|step| Action::name(actions[step]));
                     json!([piece.text, action])
                 })
                 .collect();
             output.targets.extend(
                 actions
                     .iter()
-                    .map(|&action| action_name(action).to_string()),
+                    .map(|&action| Action::name(action).to_string()),
             );
             let record = json!({
                 "program": program.id,
@@ -401,21 +401,6 @@ fn walks(tree: &StateTree, rng: &mut SplitMix64, config: &DataConfig) -> Vec<(&'
         ));
     }
     walks
-}
-
-/// The action's name without its argument (`breakpoint`, not
-/// `breakpoint:12`): what held-out scores are grouped by.
-pub fn action_name(action: Action) -> &'static str {
-    match action {
-        Action::StepInto => "step_into",
-        Action::StepOver => "step_over",
-        Action::StepReturn => "step_return",
-        Action::Breakpoint(_) => "breakpoint",
-        Action::Continue => "continue",
-        Action::InvStepInto => "inv_step_into",
-        Action::InvStepOver => "inv_step_over",
-        Action::InvStepCall => "inv_step_call",
-    }
 }
 
 /// Gzip-compressed JSON-lines shards, one open file per split.
