@@ -334,7 +334,14 @@ pub fn suggest_inputs(
     let mut suggestions: Vec<Suggestion> = Vec::new();
     for (session, share) in returns {
         let predicted_output = session.current().text.value.clone();
-        for state in debugger.candidates(&session, Action::InvStepCall, share, cancel)? {
+        // Samples that all fail to parse (or are cut off) propose nothing:
+        // a search for inputs goes on with the other returns, if any.
+        let proposals = match debugger.candidates(&session, Action::InvStepCall, share, cancel) {
+            Ok(states) => states,
+            Err(DebugError::Malformed { .. } | DebugError::CutOff { .. }) => continue,
+            Err(error) => return Err(error),
+        };
+        for state in proposals {
             if state.text.event != TextEvent::Call {
                 continue;
             }
