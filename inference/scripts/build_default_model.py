@@ -14,7 +14,6 @@ holds their SHA-256). The model is written in float32 (about 0.6 GB).
 """
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -23,19 +22,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "inference", "training"))
+sys.path.insert(0, HERE)
+
+from fetch_default_model import sha256_of  # noqa: E402
 
 ADAPTER_DIR = os.path.join(REPO, "inference", "default-model")
 BASE_DIR = os.path.join(REPO, "inference", "models", "base")
 OUT_DIR = os.path.join(REPO, "inference", "models", "default")
 EOS_TOKEN = "<|endoftext|>"
-
-
-def sha256_of(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def merge(weights, adapter, meta):

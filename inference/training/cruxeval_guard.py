@@ -33,13 +33,7 @@ CANON = re.compile(r"(?<![\w.])_(\d+)\b")
 def _drop_docstrings(tree):
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(
-                    getattr(body[0], "value", None), ast.Constant) and isinstance(
-                    body[0].value.value, str):
-                del body[0]
-                if not body:
-                    body.append(ast.Pass())
+            _strip_doc(node.body)
 
 
 def _bound_names(tree):
