@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The default model's recipe in one command, on the CPU: programs, traces,
+# a LoRA fine-tune of SmolLM2-135M, held-out scores, and the adapter ready
+# to become the default.
+#
+#   bash inference/training/recipe.sh OUT [--minutes M] [--programs N] [--real] [--seed S]
+#
+#   --minutes M    training time (default 40; the 2-hour budget on 2 cores
+#                  allows about 100 once data is made)
+#   --programs N   generated programs (default 300)
+#   --real         add real code with its own inputs: the standard library
+#                  and its tests, and the MIT-licensed exercise set
+#                  `algorithms` from PyPI (code_corpus.py; installed if missing)
+#
+# Needs `bash .ci/setup` (the base GGUF, numpy, gguf, tokenizers) and
+# `pip install -r inference/training/requirements.txt` (PyTorch). Leaves in
+# OUT: programs/*.jsonl, data/ (the traced dataset), run/ (checkpoint,
+# log.jsonl, loss.png, model/, adapter/). To make the result the default:
+#   cp OUT/run/adapter/adapter.* inference/default-model/
+#   python3 inference/scripts/build_default_model.py
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+out="${1:?usage: recipe.sh OUT [--minutes M] [--programs N] [--real] [--seed S]}"
+shift
+minutes=40 programs=300 real=false seed=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --minutes) minutes="$2"; shift 2 ;;
+        --programs) programs="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
+        --real) real=true; shift ;;
+        *) echo "recipe: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+ndb="${NDB:-$repo/target/debug/ndb}"
+[ -x "$ndb" ] || (cd "$repo" && cargo build --workspace --locked -q)
+cruxeval="${NDB_CRUXEVAL_DEV:-$repo/../shared/data/cruxeval-dev.jsonl}"
+guard=()
+[ -f "$cruxeval" ] && guard=(--guard "$cruxeval")
+mkdir -p "$out/programs"
+
+echo "recipe: $programs generated programs (seed $seed)" >&2
+"$ndb" data programs --programs "$programs" --seed "$seed" > "$out/programs/generated.jsonl"
+corpora=(--corpus "$out/programs/generated.jsonl")
+if $real; then
+    python3 -c 'import algorithms' 2>/dev/null \
+        || python3 -m pip install --quiet --no-deps 'algorithms==1.0.1'
+    python3 "$here/code_corpus.py" --stdlib --package algorithms --variants 2 \
+        --seed "$seed" "${guard[@]}" > "$out/programs/real.jsonl"
+    corpora+=(--corpus "$out/programs/real.jsonl")
+fi
+if [ ${#guard[@]} -gt 0 ]; then
+    python3 "$here/cruxeval_guard.py" --cruxeval "$cruxeval" "$out"/programs/*.jsonl
+fi
+
+"$ndb" data generate --out "$out/data" "${corpora[@]}" --programs 1000000 \
+    --workers "${NDB_WORKERS:-2}" --seed "$seed"
+python3 "$here/train.py" --data "$out/data" --out "$out/run" \
+    --init smollm2 --lora 16 --lr 5e-4 --batch-tokens 2048 --seq-len 1024 \
+    --minutes "$minutes" --eval-every 50 --eval-records 100 --threads "${NDB_THREADS:-2}"
+python3 "$here/evaluate.py" --model "$out/run/model" --data "$out/data" \
+    --threads "${NDB_THREADS:-2}" > "$out/run/heldout.json"
+echo "recipe: adapter in $out/run/adapter (see the header of this script to make it the default)" >&2
