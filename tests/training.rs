@@ -334,3 +334,47 @@ fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
     // should not keep once the test has passed.
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// The default's recipe in one command (`recipe.sh`), at a quick size:
+/// generated programs and a folder of real code (the made-up `shopkit`
+/// fixture, through `code_corpus.py`) traced into one dataset, one LoRA
+/// step, the held-out scores of the exported model.
+#[test]
+fn the_one_command_recipe_traces_generated_and_real_code_and_trains() {
+    assert!(
+        torch_available(),
+        "PyTorch, gguf and tokenizers are needed: \
+         python3 -m pip install -r inference/training/requirements.txt (.ci/setup does)"
+    );
+    let root = scratch("one-command-recipe");
+    let output = Command::new("bash")
+        .arg(repository().join("inference/training/recipe.sh"))
+        .arg(&root)
+        .args(["--programs", "6", "--seed", "3", "--heldout-share", "0.3"])
+        .args(["--code", "inference/training/tests/fixtures/shopkit"])
+        .args(["--max-steps", "1", "--eval-records", "4"])
+        .env("NDB", env!("CARGO_BIN_EXE_ndb"))
+        .current_dir(repository())
+        .output()
+        .unwrap();
+    succeeded(&output, "recipe.sh");
+
+    let code = std::fs::read_to_string(root.join("programs/code.jsonl")).unwrap();
+    assert_eq!(code.lines().count(), 3, "{code}");
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("data/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["report"]["programs"], 9, "{manifest}");
+    let records: String = shard_files(&root.join("data"))
+        .iter()
+        .map(|path| read_gz(path))
+        .collect();
+    assert!(records.contains("\"program\":\"shopkit:shopkit.cart.total\""));
+    assert!(records.contains("\"program\":\"gen-3-"));
+    assert!(root.join("run/adapter/adapter.safetensors").is_file());
+    let scores: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("run/heldout.json")).unwrap())
+            .unwrap();
+    assert!(scores["all"]["states"].as_u64().unwrap() > 0, "{scores}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -107,16 +107,39 @@ class Encoder:
         return {"ids": ids, "labels": labels, "targets": targets}
 
 
+def interleaved(data_dir, split, rng):
+    """The records of every shard, drawn from the shards at random in
+    proportion to their sizes, so that each shuffle window mixes corpora
+    that were written to different shards (generated programs and real code,
+    say). A single shard is read in order and draws nothing from `rng`."""
+    paths = shards(data_dir, split)
+    handles = [gzip.open(path, "rt", encoding="utf-8") for path in paths]
+    weights = [max(os.path.getsize(path), 1) for path in paths]
+    try:
+        while handles:
+            i = 0 if len(handles) == 1 else rng.choices(range(len(handles)), weights)[0]
+            line = handles[i].readline()
+            if not line:
+                handles.pop(i).close()
+                weights.pop(i)
+                continue
+            yield json.loads(line)
+    finally:
+        for handle in handles:
+            handle.close()
+
+
 def batches(data_dir, split, encoder, batch_tokens, seed, skip_batches=0):
-    """Endless (epoch after epoch) lists of encoded records, shuffled within
-    a window, about `batch_tokens` tokens each (padding counted). Resuming
-    with `skip_batches` replays the same order."""
+    """Endless (epoch after epoch) lists of encoded records, shards
+    interleaved and shuffled within a window, about `batch_tokens` tokens
+    each (padding counted). Resuming with `skip_batches` replays the same
+    order."""
     rng = random.Random(seed)
     produced = 0
     epoch = 0
     while True:
         window = []
-        for record in records(data_dir, split):
+        for record in interleaved(data_dir, split, rng):
             window.append(record)
             if len(window) >= 2048:
                 for batch in _window_batches(window, encoder, batch_tokens, rng):
