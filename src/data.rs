@@ -40,7 +40,8 @@ pub struct GenerateArgs {
     /// taken from the corpus files.
     #[arg(long, default_value_t = 1000)]
     programs: usize,
-    /// JSON-lines program files to trace instead of generated programs.
+    /// JSON-lines program files to trace instead of generated programs
+    /// (several are spread evenly through each other).
     #[arg(long)]
     corpus: Vec<PathBuf>,
     /// Parallel tracer processes.
@@ -94,12 +95,13 @@ fn generate(args: GenerateArgs, out: &mut impl Write) -> Result<()> {
         let text = generate_programs(&args.python, args.programs, args.seed)?;
         parse_programs(&text, Path::new("<generated>"))?
     } else {
-        let mut programs = Vec::new();
+        let mut corpora = Vec::new();
         for path in &args.corpus {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            programs.extend(parse_programs(&text, path)?);
+            corpora.push(parse_programs(&text, path)?);
         }
+        let mut programs = interleave(corpora);
         programs.truncate(args.programs);
         programs
     };
@@ -175,6 +177,25 @@ fn generate_programs(python: &Path, count: usize, seed: u64) -> Result<String> {
     String::from_utf8(output.stdout).context("the program generator wrote non-UTF-8 text")
 }
 
+/// The programs of several corpora, spread evenly through each other (the
+/// k-th of n programs of a corpus sits at (k + 1/2) / n), so that records
+/// written in this order mix the corpora in every part of a shard, and
+/// `--programs N` takes a share of each. One corpus keeps its order.
+fn interleave(corpora: Vec<Vec<Program>>) -> Vec<Program> {
+    let mut keyed: Vec<(f64, usize, Program)> = Vec::new();
+    for (corpus, programs) in corpora.into_iter().enumerate() {
+        let n = programs.len() as f64;
+        keyed.extend(
+            programs
+                .into_iter()
+                .enumerate()
+                .map(|(k, program)| ((k as f64 + 0.5) / n, corpus, program)),
+        );
+    }
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().map(|(_, _, program)| program).collect()
+}
+
 fn parse_programs(text: &str, path: &Path) -> Result<Vec<Program>> {
     let mut programs = Vec::new();
     for (number, line) in BufReader::new(text.as_bytes()).lines().enumerate() {
@@ -188,4 +209,37 @@ fn parse_programs(text: &str, path: &Path) -> Result<Vec<Program>> {
         programs.push(program);
     }
     Ok(programs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(prefix: &str, n: usize) -> Vec<Program> {
+        (0..n)
+            .map(|k| Program {
+                id: format!("{prefix}{k}"),
+                source: String::new(),
+                calls: Vec::new(),
+                family: None,
+            })
+            .collect()
+    }
+
+    fn ids(programs: &[Program]) -> Vec<&str> {
+        programs.iter().map(|program| program.id.as_str()).collect()
+    }
+
+    #[test]
+    fn corpora_are_spread_through_each_other_in_proportion() {
+        let mixed = interleave(vec![corpus("g", 2), corpus("r", 4)]);
+        assert_eq!(ids(&mixed), ["r0", "g0", "r1", "r2", "g1", "r3"]);
+    }
+
+    #[test]
+    fn one_corpus_keeps_its_order() {
+        let programs = interleave(vec![corpus("g", 5)]);
+        assert_eq!(ids(&programs), ["g0", "g1", "g2", "g3", "g4"]);
+        assert!(interleave(vec![corpus("g", 0), Vec::new()]).is_empty());
+    }
 }

@@ -231,11 +231,16 @@ fn the_python_side_passes_its_tests() {
     );
 }
 
-fn torch_available() -> bool {
-    Command::new("python3")
+fn require_torch() {
+    let available = Command::new("python3")
         .args(["-c", "import torch, gguf, tokenizers"])
         .output()
-        .is_ok_and(|output| output.status.success())
+        .is_ok_and(|output| output.status.success());
+    assert!(
+        available,
+        "PyTorch, gguf and tokenizers are needed: \
+         python3 -m pip install -r inference/training/requirements.txt (.ci/setup does)"
+    );
 }
 
 /// train.py at a tiny size: two LoRA steps of rank 4 on SmolLM2, scored
@@ -267,11 +272,7 @@ fn tiny_training(data: &Path, run: &Path) -> Command {
 /// mistral.rs and answer in the text language with the added tokens.
 #[test]
 fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
-    assert!(
-        torch_available(),
-        "PyTorch, gguf and tokenizers are needed: \
-         python3 -m pip install -r inference/training/requirements.txt (.ci/setup does)"
-    );
+    require_torch();
     let root = scratch("tiny-recipe");
     let data = root.join("data");
     generate(
@@ -341,11 +342,7 @@ fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
 /// step, the held-out scores of the exported model.
 #[test]
 fn the_one_command_recipe_traces_generated_and_real_code_and_trains() {
-    assert!(
-        torch_available(),
-        "PyTorch, gguf and tokenizers are needed: \
-         python3 -m pip install -r inference/training/requirements.txt (.ci/setup does)"
-    );
+    require_torch();
     let root = scratch("one-command-recipe");
     let output = Command::new("bash")
         .arg(repository().join("inference/training/recipe.sh"))
