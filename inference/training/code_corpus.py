@@ -47,6 +47,9 @@ import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cruxeval_guard  # noqa: E402  (beside this script)
+
 BUILTINS = set(dir(builtins)) | {"__name__", "__file__", "__doc__"}
 MAX_SOURCE_LINES = 80
 MAX_SOURCE_CHARS = 4000
@@ -294,6 +297,18 @@ def doctest_trees(module: Module) -> list[ast.AST]:
     return trees
 
 
+def import_base(module: Module, node: ast.ImportFrom) -> str:
+    """The absolute name of the module an `ImportFrom` in `module` names,
+    relative levels resolved."""
+    base = node.module or ""
+    if not node.level:
+        return base
+    anchor = module.name if module.path.name == "__init__.py" else module.name.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        anchor = anchor.rpartition(".")[0]
+    return ".".join(part for part in (anchor, base) if part)
+
+
 class Corpus:
     def __init__(self, family: str):
         self.family = family
@@ -350,8 +365,6 @@ class Corpus:
         """Local name -> (module, function or None for the module itself),
         for imports of modules of this corpus."""
         out: dict[str, tuple[str, str | None]] = {}
-        package = module.name.rsplit(".", 1)[0] if "." in module.name else ""
-        is_package = module.path.name == "__init__.py"
         for node in ast.walk(module.tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -361,12 +374,7 @@ class Corpus:
                         elif "." not in alias.name:
                             out[alias.name] = (alias.name, None)
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = module.name if is_package else package
-                    for _ in range(node.level - 1):
-                        anchor = anchor.rsplit(".", 1)[0] if "." in anchor else ""
-                    base = ".".join(p for p in (anchor, base) if p)
+                base = import_base(module, node)
                 for alias in node.names:
                     local = alias.asname or alias.name
                     sub = f"{base}.{alias.name}" if base else alias.name
@@ -383,13 +391,9 @@ class Corpus:
 
     def _imports_shallow(self, module: Module) -> dict[str, tuple[str, str]]:
         out = {}
-        is_package = module.path.name == "__init__.py"
         for node in module.tree.body:
             if isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = module.name if is_package else module.name.rsplit(".", 1)[0]
-                    base = ".".join(p for p in (anchor, base) if p)
+                base = import_base(module, node)
                 for alias in node.names:
                     if base in self.modules and alias.name in self.modules[base].functions:
                         out[alias.asname or alias.name] = (base, alias.name)
@@ -420,14 +424,10 @@ class Corpus:
 
 def strip_docstrings(node: ast.stmt) -> str:
     """The statement's source without docstrings (they hold the doctests,
-    which would spell out the answers), blank-line separated as written."""
-    node = ast.parse(ast.unparse(node)).body[0]
-    for n in ast.walk(node):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.body \
-                and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant) \
-                and isinstance(n.body[0].value.value, str):
-            n.body = n.body[1:] or [ast.Pass()]
-    return ast.unparse(node)
+    which would spell out the answers)."""
+    tree = ast.parse(ast.unparse(node))
+    cruxeval_guard.drop_docstrings(tree)
+    return ast.unparse(tree.body[0])
 
 
 def perturb(value, rng: random.Random, depth: int = 0):
@@ -521,8 +521,6 @@ def main(argv=None) -> int:
         parser.error("name at least one of --stdlib, --package, --dir")
     guard = None
     if args.guard:
-        sys.path.insert(0, str(Path(__file__).parent))
-        import cruxeval_guard
         guard = cruxeval_guard.load_index(args.guard)
     counts = {"programs": 0, "calls": 0, "guarded": 0}
     for corpus in corpora:

@@ -30,7 +30,8 @@ import sys
 CANON = re.compile(r"(?<![\w.])_(\d+)\b")
 
 
-def _drop_docstrings(tree):
+def drop_docstrings(tree):
+    """Removes every docstring of a parsed tree in place (code_corpus.py uses it too)."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             _strip_doc(node.body)
@@ -102,7 +103,7 @@ def normalise(source):
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return _collapse(source)
-    _drop_docstrings(tree)
+    drop_docstrings(tree)
     _rename(tree, _bound_names(tree))
     return ast.unparse(tree)
 
