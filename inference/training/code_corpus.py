@@ -462,6 +462,21 @@ def perturb(value, rng: random.Random, depth: int = 0):
     return value
 
 
+def literal(value) -> str:
+    """`repr` of a literal value, with set elements sorted: a set's own
+    order follows string hashing, which changes with every interpreter."""
+    if isinstance(value, (set, frozenset)) and value:
+        items = "{" + ", ".join(sorted(literal(v) for v in value)) + "}"
+        return items if isinstance(value, set) else f"frozenset({items})"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
 def perturb_call(call: str, rng: random.Random) -> str | None:
     node = ast.parse(call, mode="eval").body
     assert isinstance(node, ast.Call)
@@ -478,7 +493,7 @@ def perturb_call(call: str, rng: random.Random) -> str | None:
     else:
         key = list(kwargs)[which - len(args)]
         kwargs[key] = perturb(kwargs[key], rng)
-    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    parts = [literal(a) for a in args] + [f"{k}={literal(v)}" for k, v in kwargs.items()]
     return f"{ast.unparse(node.func)}({', '.join(parts)})"
 
 

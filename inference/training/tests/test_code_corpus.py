@@ -97,6 +97,19 @@ class FixturePackage(unittest.TestCase):
             for arg in node.args + [k.value for k in node.keywords]:
                 ast.literal_eval(arg)
 
+    def test_set_arguments_are_written_the_same_whatever_the_hash_seed(self):
+        self.assertEqual(code_corpus.literal({"b", "a", "c"}), "{'a', 'b', 'c'}")
+        self.assertEqual(code_corpus.literal(([1], (2,), {"k": frozenset({"y", "x"})})),
+                         "([1], (2,), {'k': frozenset({'x', 'y'})})")
+        script = ("import random, code_corpus; print(code_corpus.perturb_call("
+                  "\"f('leetcode', {'code', 'leet', 'a', 'b', 'c'})\", random.Random(1)))")
+        runs = set()
+        for seed in ("1", "2", "3", "4"):
+            env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=TRAINING)
+            runs.add(subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                                    text=True, check=True).stdout)
+        self.assertEqual(len(runs), 1, runs)
+
     def test_is_safe_rejects_the_outside_world(self):
         def safe(src):
             return code_corpus.is_safe(ast.parse(src).body[0])
