@@ -66,8 +66,10 @@ if [ ${#code_dirs[@]} -gt 0 ]; then
         "${guard[@]}" > "$out/programs/code.jsonl"
     corpora+=(--corpus "$out/programs/code.jsonl")
 fi
+# code_corpus.py drops what the guard matches; generated programs are checked
+# here, and the recipe stops if one matches.
 if [ ${#guard[@]} -gt 0 ]; then
-    python3 "$here/cruxeval_guard.py" --cruxeval "$cruxeval" "$out"/programs/*.jsonl
+    python3 "$here/cruxeval_guard.py" --cruxeval "$cruxeval" "$out/programs/generated.jsonl"
 fi
 
 "$ndb" data generate --out "$out/data" "${corpora[@]}" --programs 1000000 \
