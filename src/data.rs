@@ -1,6 +1,7 @@
 //! `ndb data generate`: programs (generated, or read from corpus files)
 //! traced by the real tracer into a sharded trajectory dataset (see
-//! `ndb_inference::data`).
+//! `ndb_inference::data`); `--shard I/N` traces one machine's part of it and
+//! `ndb data merge` joins the parts into what one machine would have written.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use ndb_inference::data::{self, DataConfig, Program};
+use ndb_inference::data::{self, DataConfig, Program, Shard};
 use ndb_inference::tracer::TracerConfig;
 
 /// The program generator, shipped inside the binary.
@@ -19,6 +20,17 @@ const PROGRAMS_PY: &str = include_str!("../inference/training/programs.py");
 pub enum DataCommand {
     /// Trace programs and write a sharded dataset of trajectories.
     Generate(GenerateArgs),
+    /// Join the folders of a run split with `generate --shard I/N` (every
+    /// part once, any order) into one dataset, byte for byte what one
+    /// machine would have written.
+    Merge {
+        /// The merged dataset's folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// The parts' folders.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+    },
     /// Write generated programs as JSON lines (`{"id", "source", "calls",
     /// "family"}`) on stdout, without running them.
     Programs {
@@ -55,8 +67,9 @@ pub struct GenerateArgs {
     /// Random-policy inverse trajectories per traced call.
     #[arg(long, default_value_t = 2)]
     inverse: usize,
-    /// Leave out the entry call's step_return and the return's
-    /// inv_step_call trajectories.
+    /// Leave out the entry call's trajectories (one per first action:
+    /// step_into, step_over, step_return, breakpoint) and the entry
+    /// return's inv_step_call; random ones may then start at the entry.
     #[arg(long)]
     no_task_shaped: bool,
     /// Share of programs held out for evaluation.
@@ -70,6 +83,10 @@ pub struct GenerateArgs {
     max_record_bytes: usize,
     #[arg(long, default_value = "python3")]
     python: PathBuf,
+    /// Trace only part I of N of the programs (0 <= I < N; a cluster job
+    /// array runs one part per machine), for `ndb data merge`.
+    #[arg(long, value_parser = Shard::parse)]
+    shard: Option<Shard>,
 }
 
 pub fn run(command: DataCommand, out: &mut impl Write) -> Result<()> {
@@ -84,6 +101,21 @@ pub fn run(command: DataCommand, out: &mut impl Write) -> Result<()> {
             Ok(())
         }
         DataCommand::Generate(args) => generate(args, out),
+        DataCommand::Merge { out: folder, parts } => {
+            let report = data::merge(&parts, &folder)?;
+            eprintln!(
+                "ndb data: merged {} parts: {} programs, {} records",
+                parts.len(),
+                report.programs,
+                report.records.values().sum::<usize>()
+            );
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&report.to_json()).expect("a report serialises")
+            )?;
+            Ok(())
+        }
     }
 }
 
@@ -120,9 +152,13 @@ fn generate(args: GenerateArgs, out: &mut impl Write) -> Result<()> {
             python: args.python.clone(),
             ..DataConfig::default().tracer
         },
+        shard: args.shard,
         ..DataConfig::default()
     };
-    let progress = ProgressBar::new(programs.len() as u64);
+    let total = config
+        .shard
+        .map_or(programs.len(), |shard| shard.range(programs.len()).len());
+    let progress = ProgressBar::new(total as u64);
     progress.set_style(
         ProgressStyle::with_template(
             "{bar:30} {pos}/{len} programs [{elapsed_precise}, {per_sec}, eta {eta}]",

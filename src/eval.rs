@@ -18,6 +18,10 @@ pub enum Task {
     Output,
     /// Propose an input that gives `output`.
     Input,
+    /// Teacher-forced next states of a dataset's held-out records
+    /// (`--data`), per action and component.
+    #[value(name = "next-state")]
+    NextState,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -171,6 +175,7 @@ fn predict(
                 .unwrap_or(&candidates[0])
                 .clone())
         }
+        (Task::NextState, _) => Err("next-state scores a dataset: see next_state.rs".to_string()),
         (task, Some(baseline)) => Err(format!(
             "the {baseline:?} baseline does not answer the {task:?} task"
         )),
@@ -235,6 +240,7 @@ fn score(
         Task::Input => problem.output.as_deref().is_some_and(|output| {
             ops::verify_input(tracer, &problem.code, function, prediction, output) == Some(true)
         }),
+        Task::NextState => false,
     }
 }
 

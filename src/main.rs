@@ -18,6 +18,7 @@ use ndb_inference::tracer::{trace_file, TracerConfig};
 
 mod data;
 mod eval;
+mod next_state;
 
 #[derive(Parser)]
 #[command(name = "ndb", version, about = "A neural debugger for Python")]
@@ -152,6 +153,21 @@ enum Command {
         /// number is compared with).
         #[arg(long, value_enum)]
         baseline: Option<eval::Baseline>,
+        /// next-state: the dataset (`ndb data generate --out DATA`) whose
+        /// held-out records are scored; problems are not read.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// next-state: score the first N held-out records.
+        #[arg(long, default_value_t = 100)]
+        records: usize,
+        /// next-state: a record ends at the first state past this many
+        /// tokens, as training's --seq-len cut it.
+        #[arg(long, default_value_t = 1024)]
+        max_record_tokens: usize,
+        /// next-state: also write the summary (per action and component)
+        /// as JSON to this file.
+        #[arg(long)]
+        summary: Option<PathBuf>,
         #[command(flatten)]
         model: ModelArgs,
         #[command(flatten)]
@@ -468,6 +484,29 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             }
         }
         Command::Eval {
+            task: eval::Task::NextState,
+            data,
+            records,
+            max_record_tokens,
+            summary,
+            model,
+            limits,
+            ..
+        } => {
+            let data = data.context(
+                "--task next-state needs --data DATA (a dataset of `ndb data generate`)",
+            )?;
+            let debugger = model.load(1, limits.config()?)?;
+            let options = next_state::Options {
+                data,
+                records,
+                max_record_tokens,
+                samples: model.samples.unwrap_or(1),
+                summary,
+            };
+            next_state::run(&debugger, &options, out)?;
+        }
+        Command::Eval {
             task,
             mode,
             verify,
@@ -475,6 +514,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             baseline,
             model,
             limits,
+            ..
         } => {
             let tracer = TracerDebugger::new(limits.config()?);
             let debugger = match baseline {

@@ -129,7 +129,7 @@ fn records_are_trajectories_whose_states_are_tagged_with_their_action() {
                 actions.iter().all(|action| action.starts_with("inv_")),
                 "{record}"
             );
-            if actions == ["step_return"] || actions == ["inv_step_call"] {
+            if record["entry"] == true || actions == ["inv_step_call"] {
                 task_shaped += 1;
             }
             records += 1;
@@ -139,6 +139,128 @@ fn records_are_trajectories_whose_states_are_tagged_with_their_action() {
         records > 30 && task_shaped > 10,
         "{records} records, {task_shaped} task-shaped"
     );
+}
+
+/// Every traced call gives one trajectory per first action from the entry
+/// call, so the model reads the action after an entry call as often for
+/// `step_into` as for `step_return` (the manifest counts them, per split).
+#[test]
+fn first_actions_from_the_entry_call_are_balanced() {
+    let out = scratch("data-entry-balance");
+    let report = generate(&out, &["--programs", "20", "--seed", "4"]);
+    let entry = &report["entry_targets"]["train"];
+    let counts: Vec<u64> = ["step_into", "step_over", "step_return", "breakpoint"]
+        .iter()
+        .map(|action| entry[action].as_u64().unwrap_or(0))
+        .collect();
+    let (least, most) = (*counts.iter().min().unwrap(), *counts.iter().max().unwrap());
+    assert!(least > 20, "{report}");
+    // Only a record too long to keep can tip the balance.
+    assert!(most - least <= most / 10, "{counts:?}: {report}");
+    assert_eq!(entry.as_object().unwrap().len(), 4, "{report}");
+    // The records say which trajectories start at the entry call, and
+    // those start with its `call` state.
+    let mut from_entry = 0;
+    for file in shard_files(&out) {
+        for line in read_gz(&file).lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            if record["entry"] == true {
+                from_entry += 1;
+                assert_eq!(record["direction"], "forward");
+            }
+        }
+    }
+    let total: u64 = counts.iter().sum::<u64>()
+        + report["entry_targets"]["heldout"]
+            .as_object()
+            .map_or(0, |counts| {
+                counts.values().map(|n| n.as_u64().unwrap()).sum()
+            });
+    assert_eq!(from_entry, total);
+}
+
+/// `--shard I/N` on N machines, then `ndb data merge`, writes what one
+/// machine writes: the same shards byte for byte, the same manifest but
+/// for the time taken. A missing part or a part of another run is refused.
+#[test]
+fn a_run_split_across_machines_merges_into_the_single_machine_run() {
+    let root = scratch("data-sharded");
+    let common = [
+        "--programs",
+        "14",
+        "--seed",
+        "5",
+        "--heldout-share",
+        "0.25",
+        "--workers",
+        "2",
+    ];
+    let whole = root.join("whole");
+    generate(&whole, &common);
+    let parts: Vec<PathBuf> = (0..3).map(|i| root.join(format!("part{i}"))).collect();
+    for (i, part) in parts.iter().enumerate() {
+        let shard = format!("{i}/3");
+        let report = generate(part, &[&common[..], &["--shard", &shard]].concat());
+        assert!(report["programs"].as_u64().unwrap() >= 4, "{report}");
+    }
+    let merged = root.join("merged");
+    let reversed: Vec<&str> = parts.iter().rev().map(|p| p.to_str().unwrap()).collect();
+    let mut args = vec!["data", "merge", "--out", merged.to_str().unwrap()];
+    args.extend(&reversed);
+    succeeded(&ndb(&args), "ndb data merge");
+    let (a, b) = (shard_files(&whole), shard_files(&merged));
+    assert_eq!(a.len(), b.len());
+    assert!(a.len() >= 2, "{a:?}");
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.file_name(), y.file_name());
+        assert_eq!(
+            std::fs::read(x).unwrap(),
+            std::fs::read(y).unwrap(),
+            "{x:?}"
+        );
+    }
+    let manifest = |dir: &Path| -> Value {
+        let mut value: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap())
+                .unwrap();
+        value["report"]["seconds"] = Value::Null;
+        value
+    };
+    assert_eq!(manifest(&whole), manifest(&merged));
+
+    let missing = ndb(&[
+        "data",
+        "merge",
+        "--out",
+        root.join("incomplete").to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+        parts[2].to_str().unwrap(),
+    ]);
+    assert!(!missing.status.success());
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("need each of the 3 parts once"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+    let not_a_part = ndb(&[
+        "data",
+        "merge",
+        "--out",
+        root.join("refused").to_str().unwrap(),
+        whole.to_str().unwrap(),
+    ]);
+    assert!(!not_a_part.status.success());
+    assert!(String::from_utf8_lossy(&not_a_part.stderr).contains("made without --shard"));
+    let bad = ndb(&[
+        "data",
+        "generate",
+        "--out",
+        root.join("bad").to_str().unwrap(),
+        "--shard",
+        "3/3",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("below the count"));
 }
 
 #[test]
@@ -178,21 +300,25 @@ fn programs_that_hang_crash_fork_or_flood_are_dropped_and_counted() {
     assert!(!text.contains("\"program\":\"hangs\""));
 }
 
-fn cruxeval_dev() -> Option<PathBuf> {
+/// The development set the guard checks against. Missing, the guard would
+/// check nothing: that fails loudly rather than passing.
+fn cruxeval_dev() -> PathBuf {
     let path = std::env::var_os("NDB_CRUXEVAL_DEV")
         .map(PathBuf::from)
         .unwrap_or_else(|| repository().join("../shared/data/cruxeval-dev.jsonl"));
-    path.is_file().then_some(path)
+    assert!(
+        path.is_file(),
+        "the CruxEval development set is missing at {} (set NDB_CRUXEVAL_DEV to its path)",
+        path.display()
+    );
+    path
 }
 
 /// The default model's recipe trains on `--programs 1000 --seed 1` (see
 /// inference/training/README.md): none of them may be a CruxEval problem.
 #[test]
 fn the_recipe_corpus_holds_no_cruxeval_problem() {
-    let Some(cruxeval) = cruxeval_dev() else {
-        eprintln!("SKIPPED: no CruxEval dev set (set NDB_CRUXEVAL_DEV)");
-        return;
-    };
+    let cruxeval = cruxeval_dev();
     let corpus = scratch("recipe-corpus").join("programs.jsonl");
     let programs = succeeded(
         &ndb(&["data", "programs", "--programs", "1000", "--seed", "1"]),

@@ -149,6 +149,28 @@ pub fn sample_forward(
     Some(sample_forward_from(tree, start, rng, config))
 }
 
+/// Samples one forward trajectory from a `call` node other than the entry
+/// call; `None` when the run recorded no other call. Datasets that write
+/// the entry call's trajectories themselves (one per first action, see
+/// [`sample_forward_first`]) draw the rest with this, so that every first
+/// action from the entry call is seen equally often.
+pub fn sample_forward_inner(
+    tree: &StateTree,
+    rng: &mut SplitMix64,
+    config: SamplerConfig,
+) -> Option<Walk> {
+    let entry = tree.start().event_index();
+    let calls: Vec<usize> = kinds(tree, EventKind::Call)
+        .into_iter()
+        .filter(|&index| Some(index) != entry)
+        .collect();
+    if calls.is_empty() {
+        return None;
+    }
+    let start = Cursor::Event(calls[rng.below(calls.len())]);
+    Some(sample_forward_from(tree, start, rng, config))
+}
+
 /// Samples forward actions from a given start (the pdb agreement harness
 /// starts every trajectory at the entry call, where pdb starts).
 pub fn sample_forward_from(
@@ -157,9 +179,44 @@ pub fn sample_forward_from(
     rng: &mut SplitMix64,
     config: SamplerConfig,
 ) -> Walk {
-    let mut cursor = start;
-    let mut steps = Vec::new();
-    while steps.len() < config.max_steps && cursor != Cursor::Exit {
+    let mut walk = Walk {
+        start,
+        steps: Vec::new(),
+    };
+    continue_forward(tree, &mut walk, rng, config);
+    walk
+}
+
+/// A forward trajectory from `start` whose first action is `first` (a
+/// breakpoint's line is drawn as the policy draws it), continued with the
+/// random policy.
+pub fn sample_forward_first(
+    tree: &StateTree,
+    start: Cursor,
+    first: Action,
+    rng: &mut SplitMix64,
+    config: SamplerConfig,
+) -> Walk {
+    let action = match first {
+        Action::Breakpoint(_) => Action::Breakpoint(breakpoint_target(tree, start, rng)),
+        other => other,
+    };
+    let mut walk = Walk {
+        start,
+        steps: vec![(action, tree.apply(start, action))],
+    };
+    continue_forward(tree, &mut walk, rng, config);
+    walk
+}
+
+fn continue_forward(
+    tree: &StateTree,
+    walk: &mut Walk,
+    rng: &mut SplitMix64,
+    config: SamplerConfig,
+) {
+    let mut cursor = walk.steps.last().map_or(walk.start, |&(_, cursor)| cursor);
+    while walk.steps.len() < config.max_steps && cursor != Cursor::Exit {
         let action = if rng.next_f64() < JUMP_SHARE {
             rng.weighted(&[
                 (Action::StepInto, 0.35),
@@ -176,9 +233,8 @@ pub fn sample_forward_from(
             other => other,
         };
         cursor = tree.apply(cursor, action);
-        steps.push((action, cursor));
+        walk.steps.push((action, cursor));
     }
-    Walk { start, steps }
 }
 
 /// Samples one inverse trajectory, starting at a `return` node or the exit.

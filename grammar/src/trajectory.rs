@@ -53,6 +53,30 @@ pub enum TextAction {
     InvStepCall,
 }
 
+impl TextAction {
+    /// Whether the action runs backwards (an `inv_` action).
+    pub fn is_inverse(&self) -> bool {
+        matches!(
+            self,
+            TextAction::InvStepInto | TextAction::InvStepOver | TextAction::InvStepCall
+        )
+    }
+
+    /// The action's name, as the training data tags states with it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TextAction::StepInto => "step_into",
+            TextAction::StepOver => "step_over",
+            TextAction::StepReturn => "step_return",
+            TextAction::Breakpoint { .. } => "breakpoint",
+            TextAction::Continue => "continue",
+            TextAction::InvStepInto => "inv_step_into",
+            TextAction::InvStepOver => "inv_step_over",
+            TextAction::InvStepCall => "inv_step_call",
+        }
+    }
+}
+
 /// One action and the state it led to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextStep {

@@ -8,12 +8,15 @@
 //!
 //! ```json
 //! {"program": "gen-1-000007", "call": "f([1, 2])", "direction": "forward",
+//!  "entry": true,
 //!  "pieces": [["<|trace_context_start|>def f(...", null],
 //!             ["<|line_sep|>...", "step_over"], ...]}
 //! ```
 //!
 //! Each state piece names the action that reached it: training puts its
-//! loss there, and evaluation scores it per action. Programs are split
+//! loss there, and evaluation scores it per action. `entry` marks forward
+//! trajectories that start at the entry call (their first state is what
+//! `ndb predict` is asked most; evaluation scores it on its own). Programs are split
 //! into `train` and `heldout` by a hash of their id, so no held-out program
 //! is ever trained on. The output is the same, byte for byte, for the same
 //! programs, seed and settings, whatever the number of workers.
@@ -24,12 +27,14 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use ndb_grammar::sampler::{self, SamplerConfig, SplitMix64, Walk};
@@ -94,6 +99,47 @@ pub struct DataConfig {
     pub max_record_bytes: usize,
     pub sampler: SamplerConfig,
     pub tracer: TracerConfig,
+    /// This machine's part of a run split across machines (`None`: all).
+    pub shard: Option<Shard>,
+}
+
+/// Part `index` of `count` of a run split across machines (a cluster job
+/// array): a contiguous range of the programs, traced with the seeds the
+/// whole run would use, so that [`merge`] of the parts in order writes
+/// exactly what one machine would have written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Reads `I/N` (0 <= I < N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (index, count) = text
+            .split_once('/')
+            .ok_or_else(|| format!("a shard is I/N (like 0/4), not {text:?}"))?;
+        let index: usize = index
+            .trim()
+            .parse()
+            .map_err(|_| format!("the shard index in {text:?} is not a number"))?;
+        let count: usize = count
+            .trim()
+            .parse()
+            .map_err(|_| format!("the shard count in {text:?} is not a number"))?;
+        if count == 0 || index >= count {
+            return Err(format!(
+                "shard {text:?}: the index must be below the count (0/{count} to {}/{count})",
+                count.max(1) - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The programs (indices into the whole run's list) this part traces.
+    pub fn range(self, programs: usize) -> Range<usize> {
+        programs * self.index / self.count..programs * (self.index + 1) / self.count
+    }
 }
 
 impl Default for DataConfig {
@@ -118,6 +164,7 @@ impl Default for DataConfig {
                 max_items: 20,
                 ..TracerConfig::default()
             },
+            shard: None,
         }
     }
 }
@@ -134,12 +181,46 @@ pub struct DataReport {
     pub records: BTreeMap<String, usize>,
     /// Predicted states (training targets) per split and action.
     pub targets: BTreeMap<String, BTreeMap<String, usize>>,
+    /// The first action of trajectories that start at the entry call, per
+    /// split: what the model is asked most, so it is kept balanced.
+    pub entry_targets: BTreeMap<String, BTreeMap<String, usize>>,
     pub text_bytes: usize,
     pub seconds: f64,
     pub shards: Vec<String>,
 }
 
 impl DataReport {
+    /// Adds a part's report (its `to_json`) to this one; `shards` is left
+    /// to the writer.
+    fn add_json(&mut self, part: &Value) {
+        let number = |key: &str| part.get(key).and_then(Value::as_u64).unwrap_or(0) as usize;
+        self.programs += number("programs");
+        self.calls += number("calls");
+        self.traced += number("traced");
+        self.text_bytes += number("text_bytes");
+        self.seconds += part.get("seconds").and_then(Value::as_f64).unwrap_or(0.0);
+        let add = |into: &mut BTreeMap<String, usize>, from: Option<&Value>| {
+            for (key, value) in from.and_then(Value::as_object).into_iter().flatten() {
+                *into.entry(key.clone()).or_default() += value.as_u64().unwrap_or(0) as usize;
+            }
+        };
+        add(&mut self.dropped, part.get("dropped"));
+        add(&mut self.records, part.get("records"));
+        for (field, into) in [
+            ("targets", &mut self.targets),
+            ("entry_targets", &mut self.entry_targets),
+        ] {
+            for (split, counts) in part
+                .get(field)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                add(into.entry(split.clone()).or_default(), Some(counts));
+            }
+        }
+    }
+
     pub fn to_json(&self) -> Value {
         json!({
             "programs": self.programs,
@@ -148,6 +229,7 @@ impl DataReport {
             "dropped": self.dropped,
             "records": self.records,
             "targets": self.targets,
+            "entry_targets": self.entry_targets,
             "text_bytes": self.text_bytes,
             "seconds": (self.seconds * 10.0).round() / 10.0,
             "shards": self.shards,
@@ -161,6 +243,10 @@ pub enum DataError {
     Write { path: PathBuf, source: io::Error },
     #[error("the tracer cannot run: {0}")]
     Tracer(String),
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: io::Error },
+    #[error("cannot merge: {0}")]
+    Merge(String),
 }
 
 /// The split a program belongs to.
@@ -184,6 +270,7 @@ struct ProgramOutput {
     split: &'static str,
     records: Vec<String>,
     targets: Vec<String>,
+    entry_targets: Vec<&'static str>,
     traced: usize,
     dropped: Vec<&'static str>,
 }
@@ -203,12 +290,15 @@ pub fn generate(
         source,
     })?;
     check_tracer(&config.tracer)?;
-    let next = AtomicUsize::new(0);
+    let range = config
+        .shard
+        .map_or(0..programs.len(), |shard| shard.range(programs.len()));
+    let next = AtomicUsize::new(range.start);
     let done = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::sync_channel::<(usize, ProgramOutput)>(256);
     let mut writer = ShardWriter::new(out, config.shard_records);
     let mut report = DataReport {
-        programs: programs.len(),
+        programs: range.len(),
         ..DataReport::default()
     };
     let written: Result<(), DataError> = std::thread::scope(|scope| {
@@ -217,9 +307,10 @@ pub fn generate(
             let (next, done) = (&next, &done);
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(program) = programs.get(index) else {
+                if index >= range.end {
                     break;
-                };
+                }
+                let program = &programs[index];
                 let output = program_output(program, index, config);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 if sender.send((index, output)).is_err() {
@@ -230,7 +321,7 @@ pub fn generate(
         drop(sender);
         // Written in program order whatever order the workers finish in.
         let mut waiting = BTreeMap::new();
-        let mut expected = 0;
+        let mut expected = range.start;
         for (index, output) in receiver {
             waiting.insert(index, output);
             while let Some(output) = waiting.remove(&expected) {
@@ -244,6 +335,13 @@ pub fn generate(
                 for action in output.targets {
                     *targets.entry(action).or_default() += 1;
                 }
+                let entry_targets = report
+                    .entry_targets
+                    .entry(output.split.to_string())
+                    .or_default();
+                for action in output.entry_targets {
+                    *entry_targets.entry(action.to_string()).or_default() += 1;
+                }
                 for record in output.records {
                     report.text_bytes += record.len();
                     *report.records.entry(output.split.to_string()).or_default() += 1;
@@ -256,8 +354,8 @@ pub fn generate(
     written?;
     report.shards = writer.finish()?;
     report.seconds = started.elapsed().as_secs_f64();
-    let manifest = json!({
-        "format": "ndb-trajectories/1",
+    let mut settings = json!({
+        "format": FORMAT,
         "seed": config.seed,
         "forward_per_call": config.forward,
         "inverse_per_call": config.inverse,
@@ -265,11 +363,136 @@ pub fn generate(
         "heldout_share": config.heldout_share,
         "max_steps": config.sampler.max_steps,
         "max_record_bytes": config.max_record_bytes,
-        "report": report.to_json(),
+        "shard_records": config.shard_records,
     });
+    if let Some(shard) = config.shard {
+        settings["shard"] = json!({
+            "index": shard.index,
+            "count": shard.count,
+            "programs_in_run": programs.len(),
+        });
+    }
+    write_manifest(out, settings, &report)?;
+    Ok(report)
+}
+
+const FORMAT: &str = "ndb-trajectories/1";
+
+fn write_manifest(out: &Path, mut settings: Value, report: &DataReport) -> Result<(), DataError> {
+    settings["report"] = report.to_json();
     let path = out.join("manifest.json");
-    let text = serde_json::to_string_pretty(&manifest).expect("a manifest serialises") + "\n";
-    std::fs::write(&path, text).map_err(|source| DataError::Write { path, source })?;
+    let text = serde_json::to_string_pretty(&settings).expect("a manifest serialises") + "\n";
+    std::fs::write(&path, text).map_err(|source| DataError::Write { path, source })
+}
+
+/// Joins the parts of a run split with [`Shard`]s (`ndb data generate
+/// --shard I/N`, one folder each) into `out`: the same shards, byte for
+/// byte, and the same manifest as one machine's run, except `seconds`,
+/// which adds up the parts' times. Refuses parts made with other settings,
+/// a missing or repeated part, or a folder that is not a part.
+pub fn merge(parts: &[PathBuf], out: &Path) -> Result<DataReport, DataError> {
+    let mut read = Vec::new();
+    for part in parts {
+        let path = part.join("manifest.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| DataError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let manifest: Value = serde_json::from_str(&text)
+            .map_err(|error| DataError::Merge(format!("{}: {error}", path.display())))?;
+        let shard = manifest
+            .get("shard")
+            .and_then(|shard| Some((shard.get("index")?.as_u64()?, shard.get("count")?.as_u64()?)))
+            .ok_or_else(|| {
+                DataError::Merge(format!(
+                    "{} is not part of a split run (no \"shard\"; made without --shard I/N)",
+                    part.display()
+                ))
+            })?;
+        read.push((shard, part.clone(), manifest));
+    }
+    read.sort_by_key(|(shard, _, _)| *shard);
+    let count = read.first().map_or(0, |((_, count), _, _)| *count) as usize;
+    let indices: Vec<u64> = read.iter().map(|((index, _), _, _)| *index).collect();
+    if count == 0 || read.len() != count || indices != (0..count as u64).collect::<Vec<_>>() {
+        return Err(DataError::Merge(format!(
+            "need each of the {count} parts once, got parts {indices:?}"
+        )));
+    }
+    let settings_of = |manifest: &Value| {
+        let mut settings = manifest.clone();
+        if let Some(object) = settings.as_object_mut() {
+            object.remove("report");
+            object.remove("shard");
+        }
+        settings
+    };
+    let settings = settings_of(&read[0].2);
+    let mut programs_in_run = None;
+    for ((index, part_count), part, manifest) in &read {
+        if settings_of(manifest) != settings || *part_count as usize != count {
+            return Err(DataError::Merge(format!(
+                "part {index} ({}) was made with other settings than part 0",
+                part.display()
+            )));
+        }
+        let total = manifest["shard"]
+            .get("programs_in_run")
+            .and_then(Value::as_u64);
+        if programs_in_run.is_some() && programs_in_run != total {
+            return Err(DataError::Merge(format!(
+                "part {index} ({}) split a different list of programs",
+                part.display()
+            )));
+        }
+        programs_in_run = total;
+    }
+    std::fs::create_dir_all(out).map_err(|source| DataError::Write {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let shard_records = settings
+        .get("shard_records")
+        .and_then(Value::as_u64)
+        .map_or(DataConfig::default().shard_records, |records| {
+            records as usize
+        });
+    let mut writer = ShardWriter::new(out, shard_records);
+    let mut report = DataReport::default();
+    for (_, part, manifest) in &read {
+        let part_report = &manifest["report"];
+        report.add_json(part_report);
+        let names: Vec<&str> = part_report["shards"]
+            .as_array()
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for name in names {
+            let split = if name.starts_with("heldout-") {
+                "heldout"
+            } else if name.starts_with("train-") {
+                "train"
+            } else {
+                return Err(DataError::Merge(format!(
+                    "{}: unknown shard {name}",
+                    part.display()
+                )));
+            };
+            let path = part.join(name);
+            let file = File::open(&path).map_err(|source| DataError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            for line in BufReader::new(GzDecoder::new(file)).lines() {
+                let line = line.map_err(|source| DataError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+                writer.write(split, &line)?;
+            }
+        }
+    }
+    report.shards = writer.finish()?;
+    write_manifest(out, settings, &report)?;
     Ok(report)
 }
 
@@ -300,6 +523,7 @@ fn program_output(program: &Program, index: usize, config: &DataConfig) -> Progr
         split,
         records: Vec::new(),
         targets: Vec::new(),
+        entry_targets: Vec::new(),
         traced: 0,
         dropped: Vec::new(),
     };
@@ -352,10 +576,15 @@ fn program_output(program: &Program, index: usize, config: &DataConfig) -> Progr
                     .iter()
                     .map(|&action| Action::name(action).to_string()),
             );
+            let from_entry = direction == "forward" && walk.start == tree.start();
+            if from_entry {
+                output.entry_targets.push(Action::name(actions[0]));
+            }
             let record = json!({
                 "program": program.id,
                 "call": call,
                 "direction": direction,
+                "entry": from_entry,
                 "pieces": pieces,
             });
             output.records.push(record.to_string());
@@ -369,12 +598,35 @@ fn program_output(program: &Program, index: usize, config: &DataConfig) -> Progr
     output
 }
 
+/// The first actions written from the entry call, one trajectory each, so
+/// that the model reads the action after an entry call as often for one as
+/// for another (the random policy alone draws `step_into` four times as
+/// often as `step_return`, and the task-shaped `step_return` tipped it the
+/// other way).
+pub const ENTRY_FIRST_ACTIONS: [Action; 4] = [
+    Action::StepInto,
+    Action::StepOver,
+    Action::StepReturn,
+    Action::Breakpoint(0),
+];
+
 /// The trajectories sampled from one tree, each with its direction.
+///
+/// Task-shaped (the default): from the entry call, one trajectory per
+/// action of [`ENTRY_FIRST_ACTIONS`] (continued with the random policy),
+/// the entry return's `inv_step_call`, then `forward` random trajectories
+/// from the other calls (none when there are none) and `inverse` random
+/// inverse ones. Otherwise: the random policy alone, from any call.
 fn walks(tree: &StateTree, rng: &mut SplitMix64, config: &DataConfig) -> Vec<(&'static str, Walk)> {
     let mut walks = Vec::new();
     if config.task_shaped {
         let start = tree.start();
-        walks.push(("forward", Walk::new(tree, start, &[Action::StepReturn])));
+        for first in ENTRY_FIRST_ACTIONS {
+            walks.push((
+                "forward",
+                sampler::sample_forward_first(tree, start, first, rng, config.sampler),
+            ));
+        }
         let entry_return = tree
             .events()
             .iter()
@@ -390,7 +642,12 @@ fn walks(tree: &StateTree, rng: &mut SplitMix64, config: &DataConfig) -> Vec<(&'
         }
     }
     for _ in 0..config.forward {
-        if let Some(walk) = sampler::sample_forward(tree, rng, config.sampler) {
+        let walk = if config.task_shaped {
+            sampler::sample_forward_inner(tree, rng, config.sampler)
+        } else {
+            sampler::sample_forward(tree, rng, config.sampler)
+        };
+        if let Some(walk) = walk {
             walks.push(("forward", walk));
         }
     }

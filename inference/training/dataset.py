@@ -77,7 +77,8 @@ class Encoder:
     def encode(self, record):
         """dict(ids, labels (-100 = no loss), targets) or None when even the
         first state does not fit. `targets` lists, per written state, its
-        token span, action, direction and per-component token masks."""
+        token span, action, direction, per-component token masks, and
+        `entry`: whether it is the first state after the entry call."""
         ids, labels, targets = [], [], []
         for text, action in record["pieces"]:
             if action is None:
@@ -101,7 +102,8 @@ class Encoder:
             ids += piece_ids
             labels += piece_ids
             targets.append({"start": start, "end": len(ids), "action": action,
-                            "direction": record["direction"], "components": components})
+                            "direction": record["direction"], "components": components,
+                            "entry": bool(record.get("entry")) and not targets})
         if not targets:
             return None
         return {"ids": ids, "labels": labels, "targets": targets}

@@ -75,6 +75,32 @@ class LoRALinear(nn.Module):
         return self.base.weight + (self.lora_b @ self.lora_a) * self.scale
 
 
+class GrownEmbedding(nn.Module):
+    """An embedding table whose first `base` rows stay as pretrained and
+    whose rows from `base` on (tokens added to the vocabulary) are trained.
+    Only the new rows are a parameter, so gradients, optimiser state and
+    checkpoints hold 27 rows, not 49,179."""
+
+    def __init__(self, weight, base):
+        super().__init__()
+        self.register_buffer("base_rows", weight[:base].detach().clone(), persistent=False)
+        self.new_rows = nn.Parameter(weight[base:].detach().clone())
+
+    @property
+    def weight(self):
+        return torch.cat([self.base_rows, self.new_rows])
+
+    def forward(self, ids):
+        return F.embedding(ids, self.weight)
+
+
+class GrownLinear(GrownEmbedding):
+    """The output projection with the same split (`lm_head`)."""
+
+    def forward(self, x):
+        return F.linear(x, self.weight)
+
+
 class RMSNorm(nn.Module):
     def __init__(self, size, eps):
         super().__init__()
@@ -196,14 +222,22 @@ class Llama(nn.Module):
                     if hasattr(owner, name) and isinstance(getattr(owner, name), nn.Linear):
                         setattr(owner, name, LoRALinear(getattr(owner, name), rank, alpha))
 
+    def grow_vocabulary(self, base):
+        """Freezes the embedding and output rows below `base` and trains the
+        rows from `base` on (the added tokens)."""
+        self.model.embed_tokens = GrownEmbedding(self.model.embed_tokens.weight, base)
+        self.lm_head = GrownLinear(self.lm_head.weight, base)
+
     def hf_state_dict(self):
         """The weights under Hugging Face names, LoRA merged in."""
         out = {}
         for name, module in self.named_modules():
             if isinstance(module, LoRALinear):
                 out[name + ".weight"] = module.merged_weight().detach()
+            elif isinstance(module, GrownEmbedding):
+                out[name + ".weight"] = module.weight.detach()
         for name, tensor in self.state_dict().items():
-            if ".lora_" in name or ".base." in name:
+            if ".lora_" in name or ".base." in name or name.endswith("new_rows"):
                 continue
             out[name] = tensor.detach()
         return out

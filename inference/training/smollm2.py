@@ -150,10 +150,52 @@ def build_tokenizer_json(reader, specials):
     return tokenizer.to_str(), len(tokens)
 
 
-def load(gguf_path=None, add_specials=True):
-    """(config dict, weights, tokenizer_json, base_vocab_size,
-    new-row initialisation): the new tokens' embedding rows start as the
-    mean of the embeddings of their spelled-out pieces."""
+# Words each special token's rows start from (`--token-init words`). The
+# spelled-out pieces of the markers (`<`, `|`, `step`, `_`, ...) are nearly
+# the same for every marker: their means sit at cosine 0.9 to each other
+# (0.94 for `<|step_into|>` and `<|step_return|>`), so the model first has
+# to tell the actions apart. One or two distinct words per marker, chosen
+# for what it means in pdb's terms, start them at cosine 0.14 on average
+# (at most 0.27 between two forward actions).
+TOKEN_WORDS = {
+    "<|trace_context_start|>": " source code",
+    "<|frame_sep|>": " frame",
+    "<|action_sep|>": " command",
+    "<|src_sep|>": " at",
+    "<|arg_sep|>": " with",
+    "<|trace_end|>": " end",
+    "<|call_sep|>": " call",
+    "<|line_sep|>": " line",
+    "<|return_sep|>": " return",
+    "<|exception_sep|>": " exception",
+    "<|inv_call_sep|>": " called from",
+    "<|inv_line_sep|>": " previous line",
+    "<|inv_line_call_sep|>": " calling line",
+    "<|inv_return_sep|>": " returned earlier",
+    "<|inv_exception_sep|>": " raised earlier",
+    "<|exit_normal|>": " finished",
+    "<|exit_error|>": " crashed",
+    "<|exit_never|>": " timeout",
+    "<|inv_exit_entry|>": " inputs",
+    "<|step_into|>": " step",
+    "<|step_over|>": " next",
+    "<|step_return|>": " until",
+    "<|breakpoint|>": " breakpoint",
+    "<|continue|>": " continue",
+    "<|inv_step_into|>": " back",
+    "<|inv_step_over|>": " before",
+    "<|inv_step_call|>": " caller",
+}
+TOKEN_INITS = ("words", "pieces")
+
+
+def load(gguf_path=None, add_specials=True, token_init="pieces"):
+    """(config dict, weights, tokenizer_json, base_vocab_size): the new
+    tokens' embedding and output rows start as the mean of the base
+    embeddings of their words in `TOKEN_WORDS` (`token_init="words"`) or of
+    their spelled-out pieces (`"pieces"`, what the first default used)."""
+    if token_init not in TOKEN_INITS:
+        raise ValueError("token_init is one of %s, not %r" % (TOKEN_INITS, token_init))
     from gguf import GGUFReader
     from tokenizers import Tokenizer
 
@@ -168,7 +210,8 @@ def load(gguf_path=None, add_specials=True):
     rows = []
     for index in range(base_vocab, vocab_size):
         token = tokenizer.id_to_token(index)
-        pieces = base_tokenizer_ids(tokenizer, token)
+        text = TOKEN_WORDS.get(token, token) if token_init == "words" else token
+        pieces = base_tokenizer_ids(tokenizer, text)
         rows.append(embed[pieces].mean(axis=0))
     if rows:
         new_rows = np.stack(rows).astype(np.float32)

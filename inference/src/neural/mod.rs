@@ -40,9 +40,9 @@ use mistralrs::{
     RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder, TokenSource,
 };
 use ndb_grammar::locate::Locator;
-use ndb_grammar::text::SPECIAL_TOKENS;
-use ndb_grammar::TextState;
+use ndb_grammar::text::{prompt_prefix, SPECIAL_TOKENS};
 use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
+use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
 use crate::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
 use crate::tracer::TracerConfig;
@@ -538,7 +538,7 @@ impl NeuralDebugger {
     }
 
     /// Tokens in `text` by the model's tokenizer.
-    fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
+    pub fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
         let model = &self.model;
         let ids = block_on(self.runtime(), || async move {
             model
@@ -712,18 +712,40 @@ impl NeuralDebugger {
         cancel: &Cancel,
     ) -> Result<(Arc<Vec<Candidate>>, usize), DebugError> {
         let (prompt, skipped) = self.fit_prompt(session, action)?;
-        let grammar_inverse = action.is_inverse();
+        let candidates = self.answers_to_prompt(
+            prompt,
+            &session.source,
+            action.is_inverse(),
+            &session.current().text,
+            k,
+            cancel,
+        )?;
+        Ok((candidates, skipped))
+    }
+
+    /// The distinct answers to a prompt built by [`prompt`], most voted
+    /// first: the state grammar of `source`, k samples, parsed (delta
+    /// locals applied to `previous`'s) and voted; cached by prompt.
+    fn answers_to_prompt(
+        &self,
+        prompt: String,
+        source: &str,
+        inverse: bool,
+        previous: &TextState,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Arc<Vec<Candidate>>, DebugError> {
+        let grammar_inverse = inverse;
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (&prompt, grammar_inverse, k, self.spec.temperature.to_bits()).hash(&mut hasher);
         let key = hasher.finish();
         if let Some(hit) = self.cache.get(&key) {
-            return Ok((hit.clone(), skipped));
+            return Ok(hit.clone());
         }
-        let grammar = self.grammar(&session.source, grammar_inverse);
+        let grammar = self.grammar(source, grammar_inverse);
         let samples = self.generate(prompt, grammar, k, cancel)?;
-        let previous = session.current();
-        let previous_locals = match previous.text.event {
-            TextEvent::Call | TextEvent::Line | TextEvent::LineCall => Some(&previous.text.locals),
+        let previous_locals = match previous.event {
+            TextEvent::Call | TextEvent::Line | TextEvent::LineCall => Some(&previous.locals),
             _ => None,
         };
         let (candidates, rejected) = vote(&samples, previous_locals);
@@ -741,7 +763,46 @@ impl NeuralDebugger {
             self.cache.clear();
         }
         self.cache.insert(key, candidates.clone());
-        Ok((candidates, skipped))
+        Ok(candidates)
+    }
+
+    /// Teacher-forced: the model's answers for the state after a recorded
+    /// trajectory's steps so far and `action`, asked as [`Debugger::next`]
+    /// asks (the text language's prompt, with the demonstration for an
+    /// untrained model, the state grammar, the same sampling and vote),
+    /// most voted first, with their votes of `k`. `ndb eval --task
+    /// next-state` scores held-out records with it.
+    pub fn answer_recorded(
+        &self,
+        trajectory: &TextTrajectory,
+        action: &TextAction,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<(TextState, usize)>, DebugError> {
+        let demonstrate = self.info.special_tokens == SpecialTokenMode::Text;
+        let question = prompt_prefix(trajectory, action);
+        let prompt = if demonstrate {
+            format!("{}{question}", prompt::DEMONSTRATION)
+        } else {
+            question
+        };
+        let previous = trajectory
+            .steps
+            .last()
+            .map_or(&trajectory.start, |step| &step.state);
+        let k = k.max(1);
+        let candidates = self.answers_to_prompt(
+            prompt,
+            &trajectory.source,
+            action.is_inverse(),
+            previous,
+            k,
+            cancel,
+        )?;
+        Ok(candidates
+            .iter()
+            .map(|candidate| (candidate.state.clone(), candidate.votes))
+            .collect())
     }
 
     /// Places the model's text states on lines, following the session's
