@@ -167,6 +167,7 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
     let mut totals: BTreeMap<String, Scores> = BTreeMap::new();
     let cancel = Cancel::new();
     let (mut unreadable, mut failed) = (0usize, 0usize);
+    let mut reliability: Vec<(f64, bool)> = Vec::new();
     for (index, record) in records.iter().enumerate() {
         progress.inc(1);
         let Some(pieces) = record["pieces"].as_array() else {
@@ -208,6 +209,11 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
                     None
                 }
             };
+            let confidence = answer
+                .as_ref()
+                .ok()
+                .and_then(|candidates| candidates.first())
+                .map(|(_, confidence)| confidence.value());
             let exact = predicted.as_ref() == Some(&truth);
             let scored = components(predicted.as_ref(), &truth);
             let name = action.name();
@@ -233,6 +239,8 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
             for (component, right) in &scored {
                 line[*component] = json!(right);
             }
+            line["confidence"] = json!(confidence.map(|c| (c * 10_000.0).round() / 10_000.0));
+            reliability.push((confidence.unwrap_or(0.0), exact));
             if let Err(error) = &answer {
                 line["error"] = json!(error.to_string());
             }
@@ -249,8 +257,11 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
         .iter()
         .map(|(key, scores)| (key.clone(), scores.to_json()))
         .collect();
-    let summary = Value::Object(summary);
+    let mut summary = Value::Object(summary);
     eprintln!("{}", format_table(&summary));
+    let table = reliability_table(&mut reliability, 5);
+    eprintln!("{}", format_reliability(&table));
+    summary["reliability"] = table;
     if unreadable > 0 || failed > 0 {
         eprintln!(
             "ndb eval: {unreadable} record(s) could not be read, {failed} answer(s) failed (cut off or malformed; counted wrong)"
@@ -261,6 +272,46 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(summary)
+}
+
+/// Confidence against exactness: the states sorted by confidence and cut
+/// into `bins` groups of (nearly) equal size, each with its confidence range
+/// and how often it was right. A confidence that means something has the
+/// top group right far more often than the bottom one.
+fn reliability_table(states: &mut [(f64, bool)], bins: usize) -> Value {
+    states.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut rows = Vec::new();
+    let n = states.len();
+    for bin in 0..bins {
+        let (start, end) = (n * bin / bins, n * (bin + 1) / bins);
+        if start == end {
+            continue;
+        }
+        let group = &states[start..end];
+        let right = group.iter().filter(|(_, exact)| *exact).count();
+        let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
+        rows.push(json!({
+            "from": round(group[0].0),
+            "to": round(group[group.len() - 1].0),
+            "states": group.len(),
+            "exact_match": round(right as f64 / group.len() as f64),
+        }));
+    }
+    Value::Array(rows)
+}
+
+fn format_reliability(table: &Value) -> String {
+    let mut lines = vec!["confidence        states  exact".to_string()];
+    for row in table.as_array().into_iter().flatten() {
+        lines.push(format!(
+            "{:.3} .. {:.3}  {:>6}  {:.3}",
+            row["from"].as_f64().unwrap_or(0.0),
+            row["to"].as_f64().unwrap_or(0.0),
+            row["states"],
+            row["exact_match"].as_f64().unwrap_or(0.0)
+        ));
+    }
+    lines.join("\n")
 }
 
 /// The rows evaluate.py prints, in its order.
@@ -335,6 +386,21 @@ mod tests {
         );
         // No answer gets every component wrong.
         assert!(components(None, &returned).iter().all(|(_, right)| !right));
+    }
+
+    #[test]
+    fn the_reliability_table_cuts_states_by_confidence() {
+        let mut states: Vec<(f64, bool)> = (0..10).map(|i| (i as f64 / 10.0, i >= 6)).collect();
+        let table = reliability_table(&mut states, 5);
+        let rows = table.as_array().unwrap();
+        assert_eq!(rows.len(), 5);
+        assert_eq!(
+            rows[0],
+            json!({"from": 0.0, "to": 0.1, "states": 2, "exact_match": 0.0})
+        );
+        assert_eq!(rows[3]["exact_match"], json!(1.0));
+        assert_eq!(rows[4]["to"], json!(0.9));
+        assert_eq!(reliability_table(&mut [], 5), json!([]));
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
     schema_with::<T>(SchemaSettings::draft2020_12().for_serialize())
 }
 
-const PREDICTED: &str = "Predicted by the neural debugger without running the code; every state carries `confidence`, the share of samples that agreed.";
+const PREDICTED: &str = "Predicted by the neural debugger without running the code; every state carries `confidence` (the answer's probability, with agreement when several samples are drawn) and `verdict` (`likely` or `guess`).";
 const TRACED: &str = "Predicted by running the code under the real tracer (this server was started with --backend trace); states are certain (`confidence` null).";
 
 /// The tools a server with `config` offers.

@@ -41,9 +41,15 @@ pub struct StateOut {
     /// At the exit: normal, error (an exception escaped) or never (a limit
     /// cut the run off).
     pub status: Option<String>,
-    /// The share of the model's samples that agreed on this state; null for
+    /// How sure the model is, 0 to 1: the answer's own probability with one
+    /// sample, combined with the samples' agreement with several; null for
     /// the real tracer, which is certain.
     pub confidence: Option<f64>,
+    /// "likely" or "guess" (confidence below the threshold measured on
+    /// held-out states, where answers were right less than half the time);
+    /// absent for the real tracer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
     /// How many samples agreed, of how many; absent for the real tracer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub votes: Option<u32>,
@@ -118,7 +124,7 @@ pub struct PredictOutputOut {
     pub value: Option<String>,
     /// The call is predicted to raise `value`.
     pub raised: bool,
-    /// Agreement among the samples on this answer.
+    /// How sure the model is of this answer, 0 to 1 (see `StateOut`).
     pub confidence: Option<f64>,
     /// The predicted state the value was read from.
     pub state: StateOut,

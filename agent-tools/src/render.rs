@@ -42,8 +42,8 @@ pub fn render_state(state: &StateOut) -> String {
     if let Some(value) = &state.value {
         let _ = write!(out, " -> {value}");
     }
-    if let (Some(votes), Some(samples)) = (state.votes, state.samples) {
-        let _ = write!(out, "  [confidence {votes}/{samples}]");
+    if let (Some(confidence), Some(verdict)) = (state.confidence, &state.verdict) {
+        let _ = write!(out, "  [confidence {confidence:.2}, {verdict}]");
     }
     if let Some(locals) = &state.locals {
         let label = match state.locals_shown.as_deref() {
@@ -143,8 +143,10 @@ pub fn render(output: &ToolOutput) -> String {
                 result.entry_call,
                 result.value.as_deref().unwrap_or("(nothing predicted)")
             );
-            if let (Some(votes), Some(samples)) = (result.state.votes, result.state.samples) {
-                let _ = write!(out, "  [confidence {votes}/{samples}]");
+            if let (Some(confidence), Some(verdict)) =
+                (result.state.confidence, &result.state.verdict)
+            {
+                let _ = write!(out, "  [confidence {confidence:.2}, {verdict}]");
             }
             let _ = write!(out, " [{}]", result.debugger);
         }

@@ -28,8 +28,8 @@ const INSTRUCTIONS: &str = "ndb is a neural debugger for Python: it predicts wha
 Typical use: list_functions to find a function and an entry call; start_session with `entry_call`; step with pdb actions \
 (step_over, step_into, step_return, breakpoint with line, continue, and inverse inv_*), comparing each state's variables \
 with what the code should do; end_session when done. One-shot: predict_output, predict_at_line, suggest_inputs. \
-States show only changed variables by default; ask with `names` for more. Predictions carry `confidence` (sample agreement): \
-treat low confidence as a guess. run_trace and check_prediction run the code for real and exist only when the server allows it.";
+States show only changed variables by default; ask with `names` for more. Predictions carry `confidence` (0 to 1, measured to mean something) and `verdict`: \
+treat a \"guess\" as unverified. run_trace and check_prediction run the code for real and exist only when the server allows it.";
 
 /// Limits the threads that run tool calls; further calls wait their turn.
 const MAX_CONCURRENT_CALLS: usize = 8;

@@ -132,7 +132,8 @@ pub fn state_out(
         status,
         confidence: state
             .confidence
-            .map(|c| (c.share() * 1000.0).round() / 1000.0),
+            .map(|c| (c.value() * 1000.0).round() / 1000.0),
+        verdict: state.confidence.map(|c| c.verdict().as_str().to_string()),
         votes: state.confidence.map(|c| c.votes as u32),
         samples: state.confidence.map(|c| c.samples as u32),
         note: state.note.clone(),
@@ -273,6 +274,7 @@ mod tests {
             confidence: Some(Confidence {
                 votes: 2,
                 samples: 3,
+                probability: None,
             }),
             note: None,
         }

@@ -25,6 +25,7 @@ impl TracerAsModel {
         state.confidence = Some(Confidence {
             votes: 3,
             samples: 4,
+            probability: None,
         });
         state
     }

@@ -150,9 +150,11 @@ Eglot asks first when another server manages the project."
                    (if (eq (plist-get answer :raised) t) "raises" "returns")
                    (if (stringp value) value "None")
                    (let ((confidence (plist-get answer :confidence)))
-                     (if (and confidence (plist-get confidence :samples))
-                         (format ", %s/%s samples agree"
-                                 (plist-get confidence :votes) (plist-get confidence :samples))
+                     (if (and confidence (numberp (plist-get confidence :value)))
+                         (format ", confidence %d%% (%s)"
+                                 (round (* 100 (plist-get confidence :value)))
+                                 (if (equal (plist-get confidence :verdict) "guess")
+                                     "a guess" "likely"))
                        "")))))))
 
 (defun ndb-eglot-predict ()

@@ -24,20 +24,46 @@ pub struct State {
     /// The state with line number and depth, as `ndb step` prints it; `None`
     /// for the inverse exit before the entry call.
     pub view: Option<StateView>,
-    /// How many of the model's samples agreed on this state; `None` for the
-    /// real tracer, which is certain.
+    /// How sure the model is of this state ([`Confidence::value`]); `None`
+    /// for the real tracer, which is certain.
     pub confidence: Option<Confidence>,
     /// Something the user should know about how the state was obtained,
     /// such as steps left out of the model's prompt.
     pub note: Option<String>,
 }
 
-/// Agreement among k samples: `votes` of `samples` gave this answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How sure the model is of an answer: `votes` of `samples` gave it, and
+/// the model gave it `probability` (the product of its tokens'
+/// probabilities, mean over the samples that gave it).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Confidence {
     pub votes: usize,
     pub samples: usize,
+    pub probability: Option<f64>,
 }
+
+/// Whether an answer is worth believing: [`Confidence::value`] at or above
+/// [`LIKELY_THRESHOLD`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Likely,
+    Guess,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Likely => "likely",
+            Verdict::Guess => "guess",
+        }
+    }
+}
+
+/// The confidence from which an answer is called likely rather than a
+/// guess, read from the default model's reliability table on held-out
+/// states (inference/default-model/README.md): at and above it, answers
+/// were right at least half the time.
+pub const LIKELY_THRESHOLD: f64 = 0.5;
 
 impl Confidence {
     /// The share of samples that agreed, in `[0, 1]`.
@@ -46,6 +72,26 @@ impl Confidence {
             0.0
         } else {
             self.votes as f64 / self.samples as f64
+        }
+    }
+
+    /// The number every front end shows, in `[0, 1]`: at k = 1 the
+    /// answer's own probability (one sample always agrees with itself, so
+    /// agreement says nothing); at k > 1 the mean of the agreement and the
+    /// probability. Without a probability, the agreement alone.
+    pub fn value(self) -> f64 {
+        match self.probability {
+            Some(p) if self.samples <= 1 => p.clamp(0.0, 1.0),
+            Some(p) => ((self.share() + p.clamp(0.0, 1.0)) / 2.0).clamp(0.0, 1.0),
+            None => self.share(),
+        }
+    }
+
+    pub fn verdict(self) -> Verdict {
+        if self.value() >= LIKELY_THRESHOLD {
+            Verdict::Likely
+        } else {
+            Verdict::Guess
         }
     }
 }

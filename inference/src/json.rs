@@ -43,12 +43,18 @@ pub fn state_to_json(view: Option<&StateView>) -> Value {
 }
 
 /// A state from any [`crate::debugger::Debugger`]: the shape of
-/// [`state_to_json`] plus `"confidence"`, the share of the model's samples
-/// that agreed (`null` for the real tracer and for computed states).
+/// [`state_to_json`] plus `"confidence"` ([`crate::debugger::Confidence::value`]:
+/// the answer's probability at k = 1, combined with the samples' agreement
+/// at k > 1) and `"verdict"` (`"likely"` or `"guess"`); both `null` for the
+/// real tracer and for computed states.
 pub fn predicted_state_to_json(state: &crate::debugger::State) -> Value {
     let mut object = state_to_json(state.view.as_ref());
     object["confidence"] = match state.confidence {
-        Some(confidence) => json!((confidence.share() * 1000.0).round() / 1000.0),
+        Some(confidence) => json!((confidence.value() * 1000.0).round() / 1000.0),
+        None => Value::Null,
+    };
+    object["verdict"] = match state.confidence {
+        Some(confidence) => json!(confidence.verdict().as_str()),
         None => Value::Null,
     };
     object

@@ -39,7 +39,11 @@ python3 -c 'import gguf' 2>/dev/null || python3 -m pip install --no-index --no-d
     --find-links "$(dirname "$base")" gguf
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader >&2 || true
 run="$(mktemp -d)/run"
-python3 "$here/train.py" --data "$data" --out "$run" --init smollm2 --gguf "$base" \
+# Every GPU of the machine, one process each (DDP); the same flags as one.
+gpus="${NDB_GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
+launch=(python3)
+[ "$gpus" -gt 1 ] && launch=(torchrun --standalone --nproc-per-node "$gpus")
+"${launch[@]}" "$here/train.py" --data "$data" --out "$run" --init smollm2 --gguf "$base" \
     --lora 64 --lora-alpha 128 --lr 5e-4 --batch-tokens 65536 --seq-len 1536 \
     --minutes "$minutes" --eval-every 200 --eval-records 1000 --checkpoint-minutes 100 \
     --device cuda

@@ -3,6 +3,14 @@ the GPU machine or in CI): training loss per step in black (its own scale,
 left axis labels), held-out next-state exact match in red (0 to 1).
 
     python3 inference/training/plot.py OUT/log.jsonl OUT/loss.png
+
+`plot_scaling` draws a scaling curve: scores (0 to 1) against tokens seen,
+one coloured series each, dashed grey lines for the no-model floors:
+
+    python3 inference/training/plot.py --scaling curve.json scaling.png
+
+with `curve.json` = `{"series": {"name": [[tokens, score], ...]},
+"floors": {"name": share}}`.
 """
 
 import json
@@ -20,8 +28,14 @@ FONT = {
     "x": "000101010101101", "a": "000111011101111", "c": "000111100100111", "t": "010111010010011",
     "p": "000111101111100", "=": "000111000111000", "/": "001001010100100", "h": "100100111101101",
     "m": "000111111101101", "d": "001001111101111", "n": "000110101101101", "i": "010000010010010",
-    "r": "000111100100100", "u": "000101101101111",
+    "r": "000111100100100", "u": "000101101101111", "g": "000111101111011",
+    "k": "100101110101101", "f": "011100110100100", "v": "000101101101010",
+    "w": "000101101111101", "y": "000101111001111", "b": "100100111101111",
+    "M": "101111111101101", "-": "000000111000000", ":": "000010000010000",
+    "_": "000000000000111", "(": "010100100100010", ")": "010001001001010",
+    "%": "101001010100101", ",": "000000000010100", "j": "001000001001011",
 }
+COLOURS = [(220, 30, 30), (30, 90, 220), (20, 150, 60), (200, 120, 0), (140, 40, 170), (0, 150, 160)]
 
 
 def plot_log(log_path, png_path):
@@ -119,5 +133,49 @@ def write_png(path, pixels):
         handle.write(png)
 
 
+def plot_scaling(series, floors, png_path):
+    """`series`: {name: [(tokens, score 0..1), ...]}; `floors`: {name: share}."""
+    pixels = [[(255, 255, 255)] * WIDTH for _ in range(HEIGHT)]
+    left, right, top, bottom = MARGIN + 20, WIDTH - MARGIN, MARGIN + 30, HEIGHT - MARGIN
+    for x in range(left, right + 1):
+        pixels[bottom][x] = (0, 0, 0)
+    for y in range(top, bottom + 1):
+        pixels[y][left] = (0, 0, 0)
+    most = max([tokens for points in series.values() for tokens, _ in points] or [1]) or 1
+
+    def point(tokens, value):
+        return (left + int((right - left) * tokens / most),
+                bottom - int((bottom - top) * min(max(value, 0.0), 1.0)))
+
+    for (name, share) in sorted(floors.items()):
+        y = point(0, share)[1]
+        for x in range(left, right, 6):
+            for dx in range(3):
+                _set(pixels, x + dx, y, (150, 150, 150))
+        _text(pixels, right - 8 * len(name) - 4, y - 12, name, (120, 120, 120))
+    for index, (name, points) in enumerate(sorted(series.items())):
+        colour = COLOURS[index % len(COLOURS)]
+        previous = None
+        for tokens, value in sorted(points):
+            current = point(tokens, value)
+            if previous:
+                _line(pixels, previous, current, colour)
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    _set(pixels, current[0] + dx, current[1] + dy, colour)
+            previous = current
+        _text(pixels, left + 4 + (index % 3) * 220, 6 + (index // 3) * 14, name, colour)
+    _text(pixels, 4, top - 2, "1", (0, 0, 0))
+    _text(pixels, 4, bottom - 4, "0", (0, 0, 0))
+    _text(pixels, right - 170, bottom + 12, "tokens seen %.2fM" % (most / 1e6), (0, 0, 0))
+    write_png(png_path, pixels)
+
+
 if __name__ == "__main__":
-    plot_log(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == "--scaling":
+        with open(sys.argv[2], encoding="utf-8") as handle:
+            curve = json.load(handle)
+        plot_scaling({name: [tuple(p) for p in points] for name, points in curve["series"].items()},
+                     curve.get("floors", {}), sys.argv[3])
+    else:
+        plot_log(sys.argv[1], sys.argv[2])

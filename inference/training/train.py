@@ -222,13 +222,14 @@ class Distributed:
                 self.dist.all_reduce(parameter.grad)
                 parameter.grad /= self.world
 
-    def any(self, flag):
-        """True on every rank when `flag` is true on one."""
+    def any(self, *flags):
+        """Each flag, true on every rank when it is true on one (so that
+        every rank stops at the same step, whatever its clock says)."""
         if self.world == 1:
-            return flag
-        value = self.torch.tensor([1.0 if flag else 0.0], device=self.device)
+            return flags
+        value = self.torch.tensor([1.0 if flag else 0.0 for flag in flags], device=self.device)
         self.dist.all_reduce(value, op=self.dist.ReduceOp.MAX)
-        return value.item() > 0
+        return tuple(item > 0 for item in value.tolist())
 
     def sum(self, values):
         """Element-wise sums over the ranks of a list of numbers."""
@@ -279,8 +280,8 @@ def main(argv=None):
     def decayed(name, parameter):
         return parameter.dim() >= 2 and parameter.shape[0] != model.config.vocab_size
 
-    decay = [p for name, p in named if decayed(name, p) and p not in new_rows]
-    no_decay = [p for name, p in named if not decayed(name, p) and p not in new_rows]
+    decay = [p for name, p in named if decayed(name, p) and not name.endswith("new_rows")]
+    no_decay = [p for name, p in named if not decayed(name, p) and not name.endswith("new_rows")]
     groups = [{"params": decay, "weight_decay": 0.01, "lr_scale": 1.0},
               {"params": no_decay, "weight_decay": 0.0, "lr_scale": 1.0}]
     if new_rows:
@@ -399,8 +400,11 @@ def main(argv=None):
     dist.barrier()
     per_step = dist.world * options.accumulate
     interrupted = False
-    while not done():
-        if dist.any(session_over()):
+    while True:
+        finished, stopping = dist.any(done(), session_over())
+        if finished:
+            break
+        if stopping:
             interrupted = True
             break
         lr = learning_rate(options, progress(), state["step"])

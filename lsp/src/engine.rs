@@ -171,7 +171,8 @@ impl Engine {
             .clone()
     }
 
-    /// Uses another interpreter for the tracer (the `python` setting).
+    /// Uses another interpreter for the tracer (the `python` setting),
+    /// keeping every limit the server was started with.
     pub fn set_python(&self, python: &str) {
         let mut tracer = self
             .tracer
@@ -179,7 +180,7 @@ impl Engine {
             .unwrap_or_else(|poison| poison.into_inner());
         let config = TracerConfig {
             python: python.into(),
-            ..TracerConfig::default()
+            ..tracer.config().clone()
         };
         *tracer = Arc::new(TracerDebugger::new(config));
     }
@@ -548,5 +549,27 @@ pub fn answer_blocking(
             &key.entry_call,
             expected,
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_interpreter_keeps_the_limits_the_server_started_with() {
+        let limits = TracerConfig {
+            max_events: 77,
+            max_stdout_bytes: 999,
+            ..TracerConfig::default()
+        };
+        let engine = Engine::new(ModelSpec::default(), limits);
+        engine.set_python("/opt/python3.12/bin/python3");
+        let config = engine.tracer_debugger().config().clone();
+        assert_eq!(
+            config.python,
+            std::path::PathBuf::from("/opt/python3.12/bin/python3")
+        );
+        assert_eq!((config.max_events, config.max_stdout_bytes), (77, 999));
     }
 }

@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use ndb_grammar::{EventKind, ExitStatus, StateView};
-use ndb_inference::debugger::{Confidence, State};
+use ndb_inference::debugger::{Confidence, State, Verdict, LIKELY_THRESHOLD};
 use serde_json::{json, Value};
 
 use crate::document::DocumentSnapshot;
@@ -174,18 +174,23 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
                 Question::AtLine(line as u32 + 1),
                 view.engine(),
             );
-            let label = match find(answers, &key) {
-                Found::Fresh(answer) => locals_label(&answer),
+            let (label, prefix) = match find(answers, &key) {
+                Found::Fresh(answer) => {
+                    (locals_label(&answer), answer_prefix(view.engine(), &answer))
+                }
                 Found::Stale(answer) => {
                     if can_ask {
                         result.needed.push(key.clone());
                     }
-                    format!("{} {PENDING}", locals_label(&answer))
+                    (
+                        format!("{} {PENDING}", locals_label(&answer)),
+                        answer_prefix(view.engine(), &answer),
+                    )
                 }
                 Found::Missing => {
                     if can_ask {
                         result.needed.push(key.clone());
-                        PENDING.to_string()
+                        (PENDING.to_string(), prefix)
                     } else {
                         continue;
                     }
@@ -238,6 +243,7 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
             } else {
                 label
             };
+            let prefix = answer_prefix(view.engine(), &answer);
             result.hints.push(Hint {
                 offset: view.line_end(line),
                 label: bounded(&format!("{prefix}{label}"), settings.max_length),
@@ -346,13 +352,39 @@ pub fn bounded(text: &str, max: usize) -> String {
 
 fn confidence_text(confidence: Option<Confidence>) -> String {
     match confidence {
-        Some(confidence) => format!(
-            "{} of {} samples agree ({:.0}%)",
-            confidence.votes,
-            confidence.samples,
-            confidence.share() * 100.0
-        ),
+        Some(confidence) => {
+            let verdict = match confidence.verdict() {
+                Verdict::Likely => "likely".to_string(),
+                Verdict::Guess => format!(
+                    "**a guess**: below {:.0}%, the model's answers were right less than half the time",
+                    LIKELY_THRESHOLD * 100.0
+                ),
+            };
+            let agreement = if confidence.samples > 1 {
+                format!(
+                    "; {} of {} samples agree",
+                    confidence.votes, confidence.samples
+                )
+            } else {
+                String::new()
+            };
+            format!("{:.0}% ({verdict}{agreement})", confidence.value() * 100.0)
+        }
         None => "certain (the code was run)".to_string(),
+    }
+}
+
+/// How an answer is marked where it is shown: `≈` for the model's likely
+/// answers, `≈?` for its guesses, `(ran)` for real values.
+fn answer_prefix(engine: EngineKind, answer: &Answer) -> &'static str {
+    let state = match answer {
+        Answer::State(state) | Answer::Output { state, .. } => Some(state),
+        _ => None,
+    };
+    match (engine, state.and_then(|state| state.confidence)) {
+        (EngineKind::Tracer, _) => "(ran) ",
+        (EngineKind::Model, Some(confidence)) if confidence.verdict() == Verdict::Guess => "≈? ",
+        (EngineKind::Model, _) => "≈ ",
     }
 }
 
@@ -782,9 +814,11 @@ pub fn resolve_lens(view: &View, lens: &Lens, answers: &dyn Answers) -> Option<C
                         "≈ {} {} ({})",
                         if *raised { "raises" } else { "returns" },
                         bounded(value.as_deref().unwrap_or("None"), 40),
-                        state
-                            .confidence
-                            .map_or("ran".to_string(), |c| format!("{}/{}", c.votes, c.samples))
+                        state.confidence.map_or("ran".to_string(), |c| format!(
+                            "{} {:.0}%",
+                            c.verdict().as_str(),
+                            c.value() * 100.0
+                        ))
                     ),
                     _ => format!("Predict {}", bounded(&entry.call, 40)),
                 },

@@ -553,7 +553,11 @@ impl Debugger for SuggestingModel {
                     locals: (!locals.is_empty()).then_some(locals),
                     value: value.map(str::to_string),
                 }),
-                confidence: Some(Confidence { votes, samples: 4 }),
+                confidence: Some(Confidence {
+                    votes,
+                    samples: 4,
+                    probability: None,
+                }),
                 note: None,
             };
         match action {

@@ -69,8 +69,8 @@ local ndb = require('ndb')
 expect('toggle sentence', ndb.describe('ndb.toggleBreakpoint', { lines = { 11, 14 } }) == 'neural breakpoints on lines 12, 15')
 expect(
   'predict sentence',
-  ndb.describe('ndb.predict', { entryCall = 'f(1)', value = '2', raised = false, predicted = true, confidence = { votes = 3, samples = 4 } })
-    == 'f(1) ≈ returns 2, 3/4 samples agree, nothing was run'
+  ndb.describe('ndb.predict', { entryCall = 'f(1)', value = '2', raised = false, predicted = true, confidence = { value = 0.304, verdict = 'guess', votes = 1, samples = 1 } })
+    == 'f(1) ≈ returns 2, confidence 30% (a guess), nothing was run'
 )
 
 print('subcommands: ' .. table.concat(ndb.subcommand_names(), ' '))

@@ -63,11 +63,13 @@ export function commandArgument(
   return argument;
 }
 
+/** ", confidence 42% (a guess)": the server's measured confidence and verdict. */
 function confidence(value: unknown): string {
   if (value && typeof value === "object") {
-    const { votes, samples } = value as { votes?: unknown; samples?: unknown };
-    if (typeof votes === "number" && typeof samples === "number") {
-      return `, ${votes}/${samples} samples agree`;
+    const { value: share, verdict } = value as { value?: unknown; verdict?: unknown };
+    if (typeof share === "number" && typeof verdict === "string") {
+      const percent = Math.round(share * 100);
+      return `, confidence ${percent}% (${verdict === "guess" ? "a guess" : "likely"})`;
     }
   }
   return "";

@@ -5,13 +5,33 @@ use ndb_grammar::text::{normalize_state, parse_state, print_state};
 use ndb_grammar::{Locals, TextState};
 
 /// One generated answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sample {
     /// The answer with the special tokens written out.
     pub text: String,
     /// The generation stopped at the token limit.
     pub cut_off: bool,
     pub tokens: usize,
+    /// The probability the model gave this answer, token by token (see
+    /// [`sequence_probability`]); `None` when the engine reported none.
+    pub probability: Option<f64>,
+}
+
+/// The probability of a whole answer from its tokens' log-probabilities
+/// (base 10, as mistral.rs reports them): their product, or `None` when a
+/// value is missing or not a finite log-probability.
+pub(crate) fn sequence_probability(log10_probabilities: &[f32]) -> Option<f64> {
+    if log10_probabilities.is_empty() {
+        return None;
+    }
+    let mut sum = 0.0f64;
+    for &value in log10_probabilities {
+        if !value.is_finite() || value > 1e-3 {
+            return None;
+        }
+        sum += f64::from(value.min(0.0));
+    }
+    Some(10f64.powf(sum))
 }
 
 /// Rebuilds the answer's text with its special tokens. mistral.rs gives the
@@ -85,12 +105,15 @@ fn run_length_in(full: &str, run: &str) -> usize {
 }
 
 /// One distinct answer and how many samples gave it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Candidate {
     pub state: TextState,
     pub votes: usize,
     /// The first raw answer that gave it.
     pub text: String,
+    /// The mean probability of the samples that gave it (`None` when a
+    /// sample carried none).
+    pub probability: Option<f64>,
 }
 
 /// Why a sample was not counted.
@@ -131,13 +154,21 @@ pub(crate) fn vote(
         let state = normalize_state(&state);
         let key = print_state(&state, None);
         match candidates.iter_mut().find(|(existing, _)| *existing == key) {
-            Some((_, candidate)) => candidate.votes += 1,
+            Some((_, candidate)) => {
+                // A running mean over the samples that agree.
+                candidate.probability = match (candidate.probability, sample.probability) {
+                    (Some(mean), Some(p)) => Some(mean + (p - mean) / (candidate.votes + 1) as f64),
+                    _ => None,
+                };
+                candidate.votes += 1;
+            }
             None => candidates.push((
                 key,
                 Candidate {
                     state,
                     votes: 1,
                     text: sample.text.clone(),
+                    probability: sample.probability,
                 },
             )),
         }
@@ -193,7 +224,18 @@ mod tests {
             text: text.to_string(),
             cut_off: false,
             tokens: 10,
+            probability: Some(0.5),
         }
+    }
+
+    #[test]
+    fn an_answer_is_as_probable_as_its_tokens_together() {
+        let p = sequence_probability(&[0.0, -1.0, -0.30103]).unwrap();
+        assert!((p - 0.05).abs() < 1e-6, "{p}");
+        assert_eq!(sequence_probability(&[]), None);
+        assert_eq!(sequence_probability(&[-0.1, f32::NAN]), None);
+        // A log-probability above 0 is no log-probability: not guessed at.
+        assert_eq!(sequence_probability(&[0.5]), None);
     }
 
     #[test]

@@ -46,7 +46,7 @@ use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
 use crate::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
 use crate::tracer::TracerConfig;
-use decode::{merge_special_tokens, vote, Candidate, Rejected, Sample};
+use decode::{merge_special_tokens, sequence_probability, vote, Candidate, Rejected, Sample};
 
 /// Names of end-of-sequence tokens: generation stops at whichever the
 /// tokenizer has (the grammar is complete there), and the answer's text
@@ -595,7 +595,12 @@ impl NeuralDebugger {
         }
         let stop = (!self.stop_ids.is_empty()).then(|| StopTokens::Ids(self.stop_ids.clone()));
         let sampling = if k <= 1 {
+            // Greedy, but through the softmax: mistral.rs's argmax path
+            // reports the log of the raw logit as the "log-probability",
+            // while a temperature of 1 with top_k = 1 picks the same token
+            // and reports its real probability (the confidence at k = 1).
             SamplingParams {
+                temperature: Some(1.0),
                 max_len: Some(self.spec.max_new_tokens),
                 stop_toks: stop.clone(),
                 ..SamplingParams::deterministic()
@@ -676,11 +681,15 @@ impl NeuralDebugger {
             .choices
             .iter()
             .map(|choice| {
-                let pieces: Vec<String> = choice
+                let content = choice
                     .logprobs
                     .as_ref()
-                    .and_then(|logprobs| logprobs.content.as_ref())
+                    .and_then(|logprobs| logprobs.content.as_ref());
+                let pieces: Vec<String> = content
                     .map(|content| content.iter().map(|l| l.token.clone()).collect())
+                    .unwrap_or_default();
+                let log10_probabilities: Vec<f32> = content
+                    .map(|content| content.iter().map(|l| l.logprob).collect())
                     .unwrap_or_default();
                 let text = if pieces.is_empty() {
                     choice.text.clone()
@@ -693,6 +702,7 @@ impl NeuralDebugger {
                     text,
                     cut_off: choice.finish_reason == "length",
                     tokens: pieces.len(),
+                    probability: sequence_probability(&log10_probabilities),
                 }
             })
             .collect();
@@ -778,7 +788,7 @@ impl NeuralDebugger {
         action: &TextAction,
         k: usize,
         cancel: &Cancel,
-    ) -> Result<Vec<(TextState, usize)>, DebugError> {
+    ) -> Result<Vec<(TextState, Confidence)>, DebugError> {
         let demonstrate = self.info.special_tokens == SpecialTokenMode::Text;
         let question = prompt_prefix(trajectory, action);
         let prompt = if demonstrate {
@@ -801,7 +811,14 @@ impl NeuralDebugger {
         )?;
         Ok(candidates
             .iter()
-            .map(|candidate| (candidate.state.clone(), candidate.votes))
+            .map(|candidate| {
+                let confidence = Confidence {
+                    votes: candidate.votes,
+                    samples: k,
+                    probability: candidate.probability,
+                };
+                (candidate.state.clone(), confidence)
+            })
             .collect())
     }
 
@@ -913,6 +930,7 @@ impl Debugger for NeuralDebugger {
                     confidence: Some(Confidence {
                         votes: candidate.votes,
                         samples: k,
+                        probability: candidate.probability,
                     }),
                     note: note.clone(),
                 }

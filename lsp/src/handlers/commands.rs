@@ -182,7 +182,12 @@ async fn predict(server: &Server, snapshot: &Snapshot, argument: &Value) -> Resu
             "entryCall": call,
             "value": value,
             "raised": raised,
-            "confidence": state.confidence.map(|c| json!({"votes": c.votes, "samples": c.samples})),
+            "confidence": state.confidence.map(|c| json!({
+                "value": (c.value() * 1000.0).round() / 1000.0,
+                "verdict": c.verdict().as_str(),
+                "votes": c.votes,
+                "samples": c.samples,
+            })),
             "predicted": view.engine() == EngineKind::Model,
         }),
         Answer::Failed(reason) => json!({"entryCall": call, "error": reason}),

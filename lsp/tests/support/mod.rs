@@ -70,6 +70,7 @@ impl StandInModel {
             confidence: Some(Confidence {
                 votes: 3,
                 samples: 4,
+                probability: None,
             }),
             ..state
         }

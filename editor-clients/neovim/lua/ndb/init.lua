@@ -150,8 +150,9 @@ function M.describe(command, result)
       return call .. ' (ran) ' .. verb .. ' ' .. value .. ', the code was run'
     end
     local agree = ''
-    if type(result.confidence) == 'table' then
-      agree = string.format(', %d/%d samples agree', result.confidence.votes, result.confidence.samples)
+    if type(result.confidence) == 'table' and type(result.confidence.value) == 'number' then
+      local verdict = result.confidence.verdict == 'guess' and 'a guess' or 'likely'
+      agree = string.format(', confidence %d%% (%s)', math.floor(result.confidence.value * 100 + 0.5), verdict)
     end
     return call .. ' ≈ ' .. verb .. ' ' .. value .. agree .. ', nothing was run'
   elseif command == 'ndb.suggestInputs' then

@@ -43,10 +43,20 @@ test("answers become sentences", () => {
       entryCall: "weighted_sum([1, 2, 3], [3, 2, 1])",
       value: "10",
       raised: false,
-      confidence: { votes: 3, samples: 4 },
+      confidence: { value: 0.82, verdict: "likely", votes: 1, samples: 1 },
       predicted: true,
     }),
-    "ndb: weighted_sum([1, 2, 3], [3, 2, 1]) ≈ returns 10, 3/4 samples agree, nothing was run",
+    "ndb: weighted_sum([1, 2, 3], [3, 2, 1]) ≈ returns 10, confidence 82% (likely), nothing was run",
+  );
+  assert.equal(
+    describeResult("ndb.predict", {
+      entryCall: "f(2)",
+      value: "4",
+      raised: false,
+      confidence: { value: 0.304, verdict: "guess", votes: 1, samples: 1 },
+      predicted: true,
+    }),
+    "ndb: f(2) ≈ returns 4, confidence 30% (a guess), nothing was run",
   );
   assert.equal(
     describeResult("ndb.predict", { entryCall: "f(0)", value: "ZeroDivisionError", raised: true, confidence: null, predicted: false }),

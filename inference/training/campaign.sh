@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The default model's long training run, a session at a time, on the CPU:
+# the same dataset every time (made once, deterministically: generated
+# programs and real code with its own inputs), one LoRA run of SmolLM2-135M
+# whose schedule spans --max-steps, stopped after --session-minutes with a
+# checkpoint and continued exactly by running this again. Whenever the
+# held-out exact match improves, the adapter lands in OUT/run/best/.
+#
+#   bash inference/training/campaign.sh OUT [--session-minutes M] [--resume-from CHECKPOINT]
+#
+#   --session-minutes M   train this long now (default 100), then stop with
+#                         a checkpoint; run the same command to go on
+#   --resume-from FILE    start from a checkpoint carried from another
+#                         machine (inference/training/campaign/checkpoint.pt:
+#                         the committed one), if OUT/run has none yet
+#
+# The run's settings are fixed here: a checkpoint refuses other settings
+# and other data (train.py checks the shards' digest), so every session
+# continues the same run. Needs `bash .ci/setup` and
+# `pip install -r inference/training/requirements.txt`.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+usage="usage: campaign.sh OUT [--session-minutes M] [--resume-from CHECKPOINT]"
+out="${1:?$usage}"
+shift
+session_minutes=100 resume_from=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --session-minutes) session_minutes="$2"; shift 2 ;;
+        --resume-from) resume_from="$2"; shift 2 ;;
+        *) echo "campaign: unknown option $1 ($usage)" >&2; exit 2 ;;
+    esac
+done
+ndb="${NDB:-$repo/target/debug/ndb}"
+[ -x "$ndb" ] || (cd "$repo" && cargo build --workspace --locked -q)
+cruxeval="${NDB_CRUXEVAL_DEV:-$repo/../shared/data/cruxeval-dev.jsonl}"
+[ -f "$cruxeval" ] || { echo "campaign: the CruxEval dev set is needed for the guard ($cruxeval)" >&2; exit 1; }
+mkdir -p "$out/programs"
+
+if [ ! -f "$out/data/manifest.json" ]; then
+    echo "campaign: making the dataset (once)" >&2
+    "$ndb" data programs --programs 1000 --seed 1 > "$out/programs/generated.jsonl"
+    python3 "$here/cruxeval_guard.py" --cruxeval "$cruxeval" "$out/programs/generated.jsonl"
+    python3 -c 'import algorithms' 2>/dev/null \
+        || python3 -m pip install --quiet --no-deps 'algorithms==1.0.1'
+    python3 "$here/code_corpus.py" --stdlib --package algorithms --variants 2 --seed 1 \
+        --guard "$cruxeval" > "$out/programs/real.jsonl"
+    "$ndb" data generate --out "$out/data.partial" --corpus "$out/programs/generated.jsonl" \
+        --corpus "$out/programs/real.jsonl" --programs 1000000 \
+        --workers "${NDB_WORKERS:-2}" --seed 1 --heldout-share 0.05
+    mv "$out/data.partial" "$out/data"
+fi
+
+mkdir -p "$out/run"
+if [ -n "$resume_from" ] && [ ! -f "$out/run/checkpoint.pt" ]; then
+    cp "$resume_from" "$out/run/checkpoint.pt"
+    [ -f "$(dirname "$resume_from")/log.jsonl" ] && cp "$(dirname "$resume_from")/log.jsonl" "$out/run/"
+fi
+exec python3 "$here/train.py" --data "$out/data" --out "$out/run" \
+    --init smollm2 --lora 16 --lr 5e-4 --token-init words --new-token-lr-scale 3 \
+    --batch-tokens 2048 --seq-len 1024 --max-steps 1800 \
+    --eval-every 100 --eval-records 100 --checkpoint-minutes 10 \
+    --session-minutes "$session_minutes" --threads "${NDB_THREADS:-2}"
