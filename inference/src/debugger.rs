@@ -294,3 +294,36 @@ impl Debugger for TracerDebugger {
         Ok(Self::state(&tree, cursor, action.is_inverse()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn confidence(votes: usize, samples: usize, probability: Option<f64>) -> Confidence {
+        Confidence {
+            votes,
+            samples,
+            probability,
+        }
+    }
+
+    #[test]
+    fn one_sample_is_as_sure_as_its_probability_not_its_vote() {
+        // A vote of one always agrees with itself: that says nothing.
+        let guess = confidence(1, 1, Some(0.2));
+        assert_eq!(guess.share(), 1.0);
+        assert_eq!(guess.value(), 0.2);
+        assert_eq!(guess.verdict(), Verdict::Guess);
+        assert_eq!(confidence(1, 1, Some(0.9)).verdict(), Verdict::Likely);
+    }
+
+    #[test]
+    fn several_samples_combine_agreement_and_probability() {
+        let c = confidence(6, 8, Some(0.25));
+        assert!((c.value() - 0.5).abs() < 1e-12);
+        assert_eq!(c.verdict(), Verdict::Likely);
+        assert_eq!(confidence(2, 8, Some(0.4)).verdict(), Verdict::Guess);
+        // Without probabilities, agreement alone.
+        assert_eq!(confidence(3, 4, None).value(), 0.75);
+    }
+}
