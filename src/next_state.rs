@@ -245,6 +245,7 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
                 line["error"] = json!(error.to_string());
             }
             writeln!(out, "{line}")?;
+            out.flush()?;
             step += 1;
         }
         let all = totals
