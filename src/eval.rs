@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use ndb_grammar::locate::{find_function, function_spans};
 use ndb_inference::debugger::{Cancel, Debugger, TracerDebugger};
 use ndb_inference::ops::{self, OutputMode};
+use ndb_inference::suggest;
 use serde_json::{json, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -54,6 +55,24 @@ pub enum Baseline {
     FixedCandidates,
 }
 
+/// Input task: where candidates come from (the ablation of `--verify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sources {
+    /// The model's samples only.
+    Model,
+    /// The search only (calls in the code, the output, literals, edits);
+    /// no model is loaded. Needs --verify.
+    Search,
+    /// Both.
+    Both,
+}
+
+impl Sources {
+    pub fn uses_model(self) -> bool {
+        self != Sources::Search
+    }
+}
+
 pub struct Options {
     pub task: Task,
     pub mode: Mode,
@@ -61,6 +80,17 @@ pub struct Options {
     pub report: bool,
     pub baseline: Option<Baseline>,
     pub samples: usize,
+    pub sources: Sources,
+    pub budget: suggest::Budget,
+}
+
+/// What answering one problem cost.
+#[derive(Default)]
+struct Cost {
+    runs: usize,
+    seconds: f64,
+    origin: Option<String>,
+    confirmed: Option<bool>,
 }
 
 struct Problem {
@@ -147,6 +177,7 @@ fn predict(
     options: &Options,
     problem: &Problem,
     function: &str,
+    cost: &mut Cost,
 ) -> Result<String, String> {
     let missing = |key: &str| format!("the problem has no \"{key}\"");
     let arity = ops::positional_parameter_count(&problem.code, function);
@@ -194,29 +225,32 @@ fn predict(
             Ok(prediction.value.unwrap_or_default())
         }
         (Task::Input, None) => {
-            let debugger = debugger.ok_or("no model")?;
+            // The product's path: the one suggestion engine, its first
+            // suggestion.
             let output = problem.output.as_deref().ok_or_else(|| missing("output"))?;
-            let suggestions = ops::suggest_inputs(
-                debugger,
+            let mut request = suggest::Request::new(function, Some(output));
+            request.samples = if options.sources.uses_model() {
+                options.samples
+            } else {
+                0
+            };
+            request.search = options.sources != Sources::Model;
+            request.budget = options.budget;
+            request.confirmations = 1;
+            let report = suggest::suggest(
+                debugger.filter(|_| options.sources.uses_model()),
+                options.verify.then_some(tracer),
                 &problem.code,
-                function,
-                Some(output),
-                options.samples,
+                &request,
                 &Cancel::new(),
             )
             .map_err(|e| e.to_string())?;
-            let chosen = if options.verify {
-                suggestions.iter().find(|s| {
-                    ops::verify_input(tracer, &problem.code, function, &s.input, output)
-                        == Some(true)
-                })
-            } else {
-                None
-            };
-            Ok(chosen
-                .or(suggestions.first())
-                .map(|s| s.input.clone())
-                .unwrap_or_default())
+            cost.runs = report.runs;
+            cost.seconds = report.elapsed.as_secs_f64();
+            let first = report.suggestions.first();
+            cost.origin = first.map(|s| s.origin.kind().to_string());
+            cost.confirmed = first.and_then(|s| s.verified);
+            Ok(first.map(|s| s.input.clone()).unwrap_or_default())
         }
     }
 }
@@ -255,6 +289,11 @@ pub fn run(
     if options.verify && options.task == Task::Output {
         anyhow::bail!("--verify checks suggested inputs: use it with --task input");
     }
+    if options.task == Task::Input && options.sources == Sources::Search && !options.verify {
+        anyhow::bail!(
+            "--sources search needs --verify: the search confirms candidates by running them"
+        );
+    }
     let lines: Vec<String> = input
         .lines()
         .collect::<std::io::Result<Vec<_>>>()?
@@ -267,6 +306,8 @@ pub fn run(
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let (mut correct, mut failed) = (0usize, 0usize);
+    let (mut total_runs, mut total_seconds, mut slowest) = (0usize, 0.0f64, 0.0f64);
+    let mut most_runs = 0usize;
     for (index, line) in lines.iter().enumerate() {
         let problem = match parse_problem(line) {
             Ok(problem) => problem,
@@ -278,11 +319,22 @@ pub fn run(
             }
         };
         let function = entry_function(&problem.code);
+        let mut cost = Cost::default();
         let result = match &function {
-            Some(function) => predict(debugger, tracer, options, &problem, function),
+            Some(function) => predict(debugger, tracer, options, &problem, function, &mut cost),
             None => Err("no function in the code".to_string()),
         };
         let mut object = json!({"id": problem.id});
+        if options.task == Task::Input && options.baseline.is_none() {
+            object["runs"] = json!(cost.runs);
+            object["seconds"] = json!((cost.seconds * 1000.0).round() / 1000.0);
+            object["origin"] = json!(cost.origin);
+            object["confirmed"] = json!(cost.confirmed);
+            total_runs += cost.runs;
+            total_seconds += cost.seconds;
+            slowest = slowest.max(cost.seconds);
+            most_runs = most_runs.max(cost.runs);
+        }
         match &result {
             Ok(prediction) => object["prediction"] = json!(prediction),
             Err(error) => {
@@ -327,6 +379,16 @@ pub fn run(
             },
             if options.verify { ", verified" } else { "" },
         );
+        if options.task == Task::Input && options.baseline.is_none() && total > 0 {
+            eprintln!(
+                "runs per problem: {:.1} mean, {most_runs} most; seconds per problem: {:.2} mean, {slowest:.2} most (sources {:?}, budget {} runs, {:.0} s)",
+                total_runs as f64 / total as f64,
+                total_seconds / total as f64,
+                options.sources,
+                options.budget.runs,
+                options.budget.time.as_secs_f64(),
+            );
+        }
     } else if failed > 0 {
         eprintln!("ndb: {failed} of {total} problems got no answer");
     }

@@ -13,7 +13,7 @@ use ndb_grammar::{text, Action, Cursor, StateTree, Walk};
 use ndb_inference::debugger::{run_actions, Cancel, Debugger, Session, TracerDebugger};
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
-use ndb_inference::ops;
+use ndb_inference::suggest;
 use ndb_inference::tracer::{trace_file, TracerConfig};
 
 mod data;
@@ -88,10 +88,19 @@ enum Command {
         /// The wanted return value as Python repr text, such as `[1, 2]`.
         #[arg(long)]
         output: Option<String>,
-        /// Check each suggestion by running it with the real tracer (runs
-        /// your code, bounded by the tracer limits).
+        /// Check candidates by running them with the real tracer, and search
+        /// beyond the model's for inputs that give OUTPUT (runs your code,
+        /// bounded by the tracer limits and the budget).
         #[arg(long)]
         verify: bool,
+        /// Ask the model nothing: only the search (needs --verify).
+        #[arg(long)]
+        no_model: bool,
+        /// Stop once this many inputs are confirmed.
+        #[arg(long, default_value_t = 3)]
+        confirm: usize,
+        #[command(flatten)]
+        budget: BudgetArgs,
         #[command(flatten)]
         model: ModelArgs,
         #[command(flatten)]
@@ -145,6 +154,11 @@ enum Command {
         /// first confirmed one (runs the problems' code).
         #[arg(long)]
         verify: bool,
+        /// Input task: where candidates come from (the ablation).
+        #[arg(long, value_enum, default_value_t = eval::Sources::Both)]
+        sources: eval::Sources,
+        #[command(flatten)]
+        budget: BudgetArgs,
         /// Score the predictions by running them (runs the problems' code)
         /// and print pass@1 on stderr.
         #[arg(long)]
@@ -280,6 +294,29 @@ enum Format {
 enum Backend {
     Trace,
     Model,
+}
+
+/// The budget of a suggestion search.
+#[derive(Args)]
+struct BudgetArgs {
+    /// Most candidate runs.
+    #[arg(long, default_value_t = 32)]
+    max_runs: usize,
+    /// Most seconds for the whole suggestion (model included).
+    #[arg(long, default_value_t = 10.0)]
+    max_seconds: f64,
+}
+
+impl BudgetArgs {
+    fn budget(&self) -> Result<ndb_inference::suggest::Budget> {
+        if !(self.max_seconds > 0.0 && self.max_seconds.is_finite()) {
+            bail!("--max-seconds must be a positive number of seconds");
+        }
+        Ok(ndb_inference::suggest::Budget {
+            runs: self.max_runs,
+            time: Duration::from_secs_f64(self.max_seconds),
+        })
+    }
 }
 
 /// Bounds of the real tracer, which runs the user's code.
@@ -441,46 +478,54 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             function,
             output,
             verify,
+            no_model,
+            confirm,
+            budget,
             model,
             limits,
         } => {
             let source = read_source(&file)?;
             let tracer_config = limits.config()?;
-            let debugger = model.load(8, tracer_config.clone())?;
-            let k = debugger.spec().samples;
-            let mut suggestions = ops::suggest_inputs(
-                &debugger,
+            if no_model && !verify {
+                bail!("--no-model leaves only the search, which runs code: add --verify");
+            }
+            let debugger = if no_model {
+                None
+            } else {
+                Some(model.load(8, tracer_config.clone())?)
+            };
+            let tracer = TracerDebugger::new(tracer_config);
+            let mut request = suggest::Request::new(&function, output.as_deref());
+            request.samples = debugger.as_ref().map_or(0, |d| d.spec().samples);
+            request.budget = budget.budget()?;
+            request.confirmations = confirm.max(1);
+            let report = suggest::suggest(
+                debugger.as_ref().map(|d| d as &dyn Debugger),
+                verify.then_some(&tracer),
                 &source,
-                &function,
-                output.as_deref(),
-                k,
+                &request,
                 &Cancel::new(),
             )?;
+            for note in &report.notes {
+                eprintln!("ndb: {note}");
+            }
+            if report.suggestions.is_empty() {
+                eprintln!("ndb: no input to suggest for `{function}`");
+            }
             if verify {
-                let tracer = TracerDebugger::new(tracer_config);
-                for suggestion in &mut suggestions {
-                    if let Some(expected) = &suggestion.output {
-                        suggestion.verified = ops::verify_input(
-                            &tracer,
-                            &source,
-                            &function,
-                            &suggestion.input,
-                            expected,
-                        );
-                    }
-                }
+                eprintln!(
+                    "ndb: {} runs in {:.1} s ({})",
+                    report.runs,
+                    report.elapsed.as_secs_f64(),
+                    report.stop.as_str()
+                );
             }
-            if suggestions.is_empty() {
-                eprintln!("ndb: the model proposed no call state for `{function}`");
-            }
-            for suggestion in suggestions {
-                let line = serde_json::json!({
-                    "input": suggestion.input,
-                    "votes": suggestion.votes,
-                    "verified": suggestion.verified,
-                    "output": suggestion.output,
-                });
-                writeln!(out, "{line}")?;
+            for suggestion in report.suggestions {
+                writeln!(
+                    out,
+                    "{}",
+                    ndb_inference::json::suggestion_to_json(&function, &suggestion)
+                )?;
             }
         }
         Command::Eval {
@@ -510,6 +555,8 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             task,
             mode,
             verify,
+            sources,
+            budget,
             report,
             baseline,
             model,
@@ -517,9 +564,11 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             ..
         } => {
             let tracer = TracerDebugger::new(limits.config()?);
-            let debugger = match baseline {
-                Some(_) => None,
-                None => Some(model.load(1, limits.config()?)?),
+            let needs_model = baseline.is_none()
+                && !(task == eval::Task::Input && sources == eval::Sources::Search);
+            let debugger = match needs_model {
+                false => None,
+                true => Some(model.load(1, limits.config()?)?),
             };
             let options = eval::Options {
                 task,
@@ -528,6 +577,8 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
                 report,
                 baseline,
                 samples: model.samples.unwrap_or(if verify { 8 } else { 1 }),
+                sources,
+                budget: budget.budget()?,
             };
             eval::run(
                 debugger.as_ref().map(|d| d as &dyn Debugger),

@@ -175,9 +175,21 @@ pub struct SuggestInputsArgs {
     /// How many samples to draw (duplicates are merged into votes). Default 4.
     #[schemars(range(min = 1, max = 16))]
     pub k: Option<u32>,
-    /// Run each suggestion with the real tracer and mark it verified or
-    /// refuted. Runs your code: only on a server started with --allow-run.
+    /// Run candidates with the real tracer: each suggestion is marked
+    /// verified or refuted, and with an `output` a search beyond the
+    /// model's candidates looks for inputs that give it. Runs your code:
+    /// only on a server started with --allow-run.
     pub verify: Option<bool>,
+    /// Ask the model for candidates (default true); false leaves only the
+    /// search, which needs `verify`.
+    pub use_model: Option<bool>,
+    /// Most candidate runs with `verify` (default 32).
+    #[schemars(range(min = 1, max = 256))]
+    pub max_runs: Option<u32>,
+    /// Most seconds for the whole suggestion, the model's included
+    /// (default 10).
+    #[schemars(range(min = 1, max = 120))]
+    pub max_seconds: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

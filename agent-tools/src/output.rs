@@ -151,20 +151,39 @@ pub struct SuggestionOut {
     /// The output this input is meant to give: the one asked for, or the
     /// one the model predicts when none was asked for.
     pub output: Option<String>,
-    /// How many of the samples gave this input.
+    /// Where it came from: `model`, `doctest`, `call`, `entry_call`,
+    /// `output`, `generated` (the output, literals, fillers), `edit`,
+    /// `returned`.
+    pub origin: String,
+    /// The same for people, such as `edit of 'ab'`.
+    pub from: String,
+    /// How many of the model's samples gave this input (0 when the model
+    /// did not).
     pub votes: u32,
     pub samples: u32,
     /// True or false when checked with the real tracer (`verify`), null
     /// when not checked or not checkable.
     pub verified: Option<bool>,
+    /// When run and not confirmed: what it really returned (a repr), or
+    /// `raised ...`, or why the run could not decide.
+    pub actual: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct SuggestInputsOut {
     pub function: String,
     pub output: Option<String>,
-    /// Most voted first.
+    /// Confirmed first, then most voted, then nearest the output, then
+    /// shortest.
     pub suggestions: Vec<SuggestionOut>,
+    /// Candidate runs made (`verify`).
+    pub runs: u32,
+    pub seconds: f64,
+    /// Why the search ended: `confirmed`, `runs spent`, `time spent`,
+    /// `candidates exhausted`, `not run`.
+    pub stop: String,
+    /// What to know, such as "every one of the 32 runs raised".
+    pub notes: Vec<String>,
     pub debugger: String,
 }
 

@@ -180,13 +180,35 @@ pub fn render(output: &ToolOutput) -> String {
                 if let (None, Some(output)) = (&result.output, &suggestion.output) {
                     let _ = write!(out, " -> {output}");
                 }
+                if suggestion.samples > 0 {
+                    let _ = write!(
+                        out,
+                        "  ({}/{} votes{})",
+                        suggestion.votes,
+                        suggestion.samples,
+                        verified(suggestion.verified)
+                    );
+                } else {
+                    let _ = write!(
+                        out,
+                        "  (from {}{})",
+                        suggestion.from,
+                        verified(suggestion.verified)
+                    );
+                }
+                if let Some(actual) = &suggestion.actual {
+                    let _ = write!(out, " gave {actual}");
+                }
+            }
+            if result.runs > 0 {
                 let _ = write!(
                     out,
-                    "  ({}/{} votes{})",
-                    suggestion.votes,
-                    suggestion.samples,
-                    verified(suggestion.verified)
+                    "\n{} runs in {:.1} s ({})",
+                    result.runs, result.seconds, result.stop
                 );
+            }
+            for note in &result.notes {
+                let _ = write!(out, "\nnote: {note}");
             }
         }
         ToolOutput::RunTrace(result) => {

@@ -12,6 +12,7 @@ use ndb_inference::debugger::{
 };
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
+use ndb_inference::suggest::{self, Seed, SuggestError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -639,7 +640,6 @@ impl Tools {
             self.require_run("suggest_inputs with verify")?;
         }
         let source = self.load(tool, &args)?;
-        Self::function(&source, &args.function)?;
         let k = args
             .k
             .map_or(DEFAULT_SUGGESTIONS, |k| k.clamp(1, 16) as usize);
@@ -648,39 +648,72 @@ impl Tools {
             .as_deref()
             .map(str::trim)
             .filter(|o| !o.is_empty());
-        let debugger = self.predictor(None)?;
-        let suggestions =
-            ops::suggest_inputs(&*debugger, &source.text, &args.function, output, k, cancel)?;
-        let suggestions = suggestions
+        let use_model = args.use_model.unwrap_or(true);
+        if !use_model && !verify {
+            return Err(ToolError::invalid(
+                tool,
+                "use_model false leaves only the search, which runs code: set verify true",
+            ));
+        }
+        let debugger = if use_model {
+            Some(self.predictor(None)?)
+        } else {
+            None
+        };
+        let function = Self::function(&source, &args.function)?;
+        let mut request = suggest::Request::new(&args.function, output);
+        request.samples = if use_model { k } else { 0 };
+        let default = suggest::Budget::default();
+        request.budget = suggest::Budget {
+            runs: args
+                .max_runs
+                .map_or(default.runs, |n| n.clamp(1, 256) as usize),
+            time: args.max_seconds.map_or(default.time, |s| {
+                std::time::Duration::from_secs(u64::from(s.clamp(1, 120)))
+            }),
+        };
+        request.seeds = function
+            .entry_calls
+            .iter()
+            .filter_map(|entry| Seed::from_call(&args.function, &entry.call, entry.origin.as_str()))
+            .collect();
+        let report = suggest::suggest(
+            debugger.as_deref(),
+            verify.then_some(&*self.tracer),
+            &source.text,
+            &request,
+            cancel,
+        )
+        .map_err(|error| match error {
+            SuggestError::Debug(error) => ToolError::Debug(error),
+            SuggestError::OutputNotLiteral { .. } => ToolError::invalid(tool, error.to_string()),
+            SuggestError::NoSource => ToolError::Model(error.to_string()),
+            other => ToolError::Source(other.to_string()),
+        })?;
+        let suggestions = report
+            .suggestions
             .into_iter()
-            .map(|s| {
-                // The output asked for, or the one the model expects.
-                let target = output.map(str::to_string).or_else(|| s.output.clone());
-                let verified = match &target {
-                    Some(target) if verify && !cancel.is_cancelled() => ops::verify_input(
-                        &self.tracer,
-                        &source.text,
-                        &args.function,
-                        &s.input,
-                        target,
-                    ),
-                    _ => s.verified,
-                };
-                SuggestionOut {
-                    entry_call: ops::entry_call(&args.function, &s.input),
-                    input: s.input,
-                    output: s.output,
-                    votes: s.votes as u32,
-                    samples: s.samples as u32,
-                    verified,
-                }
+            .map(|s| SuggestionOut {
+                entry_call: ops::entry_call(&args.function, &s.input),
+                input: s.input,
+                origin: s.origin.kind().to_string(),
+                from: s.origin.describe(),
+                output: s.output,
+                votes: s.votes as u32,
+                samples: s.samples as u32,
+                verified: s.verified,
+                actual: s.actual,
             })
             .collect();
         Ok(SuggestInputsOut {
             function: args.function,
             output: output.map(str::to_string),
             suggestions,
-            debugger: debugger.name(),
+            runs: report.runs as u32,
+            seconds: (report.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
+            stop: report.stop.as_str().to_string(),
+            notes: report.notes,
+            debugger: debugger.map_or_else(|| "search".to_string(), |d| d.name()),
         })
     }
 

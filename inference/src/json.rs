@@ -1,5 +1,5 @@
 //! The JSON shape of debugger states shared by every front end
-//! (`ndb step`, `ndb trace`, the agent tools):
+//! (`ndb step`, `ndb trace`, the agent tools), and of suggested inputs:
 //! `{"event", "line", "depth", "locals", "value", "status"}`.
 
 use ndb_grammar::{Locals, StateView};
@@ -67,6 +67,25 @@ pub fn locals_to_json(locals: &Locals) -> Value {
         map.insert(name.clone(), Value::String(value.clone()));
     }
     Value::Object(map)
+}
+
+/// A suggested input as one JSON object, as `ndb suggest-inputs` prints
+/// it: `{"input", "entry_call", "origin", "from", "votes", "samples",
+/// "output", "verified", "actual"}`. `origin` is a word
+/// ([`crate::suggest::Origin::kind`]), `from` says it for people, `actual`
+/// is what a run really gave when it did not confirm.
+pub fn suggestion_to_json(function: &str, suggestion: &crate::suggest::Suggestion) -> Value {
+    json!({
+        "input": suggestion.input,
+        "entry_call": crate::ops::entry_call(function, &suggestion.input),
+        "origin": suggestion.origin.kind(),
+        "from": suggestion.origin.describe(),
+        "votes": suggestion.votes,
+        "samples": suggestion.samples,
+        "output": suggestion.output,
+        "verified": suggestion.verified,
+        "actual": suggestion.actual,
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! next": the real tracer (the user's code run under `sys.settrace` in a
 //! bounded child process) and the neural debugger (a model served in process
 //! by mistral.rs), both behind [`debugger::Debugger`], and the operations
-//! users ask for on top of it ([`ops`]).
+//! users ask for on top of it ([`ops`]), with the one suggestion engine
+//! ([`suggest`]).
 
 pub mod data;
 pub mod debugger;
@@ -11,4 +12,5 @@ pub mod json;
 pub mod neural;
 pub mod ops;
 pub mod stdio;
+pub mod suggest;
 pub mod tracer;

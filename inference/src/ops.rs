@@ -425,7 +425,7 @@ pub fn positional_parameter_count(source: &str, function: &str) -> usize {
 
 /// The text of a function's header, from `def` to the end of its
 /// parameter list.
-fn def_header(source: &str, span: &FunctionSpan) -> String {
+pub(crate) fn def_header(source: &str, span: &FunctionSpan) -> String {
     source_lines(source)
         .skip(span.def_line as usize - 1)
         .take((span.body_line.max(span.def_line + 1) - span.def_line) as usize)
@@ -435,7 +435,7 @@ fn def_header(source: &str, span: &FunctionSpan) -> String {
 
 /// How a parameter receives its argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Parameter {
+pub(crate) enum Parameter {
     Positional(String),
     KeywordOnly(String),
     VarPositional(String),
@@ -444,7 +444,7 @@ enum Parameter {
 
 /// The parameters of a `def` header, by a bracket-aware split of the text
 /// between its outer parentheses.
-fn parameters(header: &str) -> Vec<Parameter> {
+pub(crate) fn parameters(header: &str) -> Vec<Parameter> {
     let Some(open) = header.find('(') else {
         return Vec::new();
     };

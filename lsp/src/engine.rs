@@ -14,6 +14,7 @@ use dashmap::DashMap;
 use ndb_inference::debugger::{Cancel, DebugError, Debugger, State, TracerDebugger};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
+use ndb_inference::suggest::{self, SuggestError};
 use ndb_inference::tracer::TracerConfig;
 use tokio::sync::{watch, Semaphore};
 
@@ -43,9 +44,21 @@ pub enum Question {
     Suggest {
         function: String,
         output: Option<String>,
+        plan: SuggestPlan,
     },
     /// Whether running the entry call gives `expected` (repr text).
     Check { expected: String },
+}
+
+/// How inputs are searched for: whether candidates are run (the user
+/// allowed running code), whether the model is asked, the budget, and the
+/// entry calls the server found (tree-sitter) as seeds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SuggestPlan {
+    pub run: bool,
+    pub use_model: bool,
+    pub budget: suggest::Budget,
+    pub seeds: Vec<suggest::Seed>,
 }
 
 /// A question about one source text.
@@ -63,11 +76,17 @@ pub struct Key {
 pub struct Suggested {
     /// The argument text, such as `1, [2, 3]`.
     pub input: String,
+    /// Where it came from, as a word (`model`, `doctest`, `edit`, ...).
+    pub origin: String,
+    /// The same for people (`edit of 'ab'`).
+    pub from: String,
     pub votes: usize,
     pub samples: usize,
     /// The output it is meant to give (asked for, or predicted).
     pub output: Option<String>,
     pub verified: Option<bool>,
+    /// What a run really gave when it did not confirm.
+    pub actual: Option<String>,
 }
 
 /// An answer, or why there is none.
@@ -519,29 +538,46 @@ pub fn answer_blocking(
                 state: prediction.state,
             })
         }
-        Question::Suggest { function, output } => {
+        Question::Suggest {
+            function,
+            output,
+            plan,
+        } => {
             // Ranking needs several proposals: at least
             // MIN_SUGGESTION_SAMPLES, whatever k predictions use.
-            let suggestions = ops::suggest_inputs(
-                debugger,
-                source,
-                function,
-                output.as_deref(),
-                samples.max(MIN_SUGGESTION_SAMPLES),
-                cancel,
-            )?;
-            Ok(Answer::Suggestions(
-                suggestions
-                    .into_iter()
-                    .map(|suggestion| Suggested {
-                        input: suggestion.input,
-                        votes: suggestion.votes,
-                        samples: suggestion.samples,
-                        output: suggestion.output,
-                        verified: suggestion.verified,
-                    })
-                    .collect(),
-            ))
+            let mut request = suggest::Request::new(function, output.as_deref());
+            request.samples = if plan.use_model {
+                samples.max(MIN_SUGGESTION_SAMPLES)
+            } else {
+                0
+            };
+            request.budget = plan.budget;
+            request.seeds = plan.seeds.clone();
+            // With the model off `debugger` is the tracer, not a model.
+            let model = (key.engine == EngineKind::Model && plan.use_model).then_some(debugger);
+            let runner = plan.run.then_some(tracer);
+            match suggest::suggest(model, runner, source, &request, cancel) {
+                Ok(report) => Ok(Answer::Suggestions(
+                    report
+                        .suggestions
+                        .into_iter()
+                        .map(|suggestion| Suggested {
+                            input: suggestion.input,
+                            origin: suggestion.origin.kind().to_string(),
+                            from: suggestion.origin.describe(),
+                            votes: suggestion.votes,
+                            samples: suggestion.samples,
+                            output: suggestion.output,
+                            verified: suggestion.verified,
+                            actual: suggestion.actual,
+                        })
+                        .collect(),
+                )),
+                Err(SuggestError::Debug(error)) => Err(error),
+                // Bad input (no parameters, an output that is no literal)
+                // is an answer the user reads, not a failure of the engine.
+                Err(other) => Ok(Answer::Failed(other.to_string())),
+            }
         }
         Question::Check { expected } => Ok(Answer::Checked(ops::verify_output(
             tracer,

@@ -11,10 +11,11 @@ use std::sync::Arc;
 
 use ndb_grammar::{EventKind, ExitStatus, StateView};
 use ndb_inference::debugger::{Confidence, State, Verdict, LIKELY_THRESHOLD};
+use ndb_inference::suggest::{Budget, Seed};
 use serde_json::{json, Value};
 
 use crate::document::DocumentSnapshot;
-use crate::engine::{Answer, EngineKind, Key, Question, Suggested};
+use crate::engine::{Answer, EngineKind, Key, Question, SuggestPlan, Suggested};
 use crate::entry_calls::{self, EntryCall, ExternalCalls, UserEntryCalls};
 use crate::settings::{InsertStyle, Settings};
 use crate::syntax::{Function, FunctionKind};
@@ -76,15 +77,47 @@ impl View<'_> {
         )
     }
 
-    /// The key of the suggest-inputs question of a function.
+    /// The key of the suggest-inputs question of a function: the plan
+    /// follows the settings (running allowed, the model on or off, the
+    /// budget), and the function's entry calls are the search's seeds.
     pub fn suggest_key(&self, function: &str, output: Option<&str>) -> Key {
+        let settings = &self.settings.suggestions;
+        let analysis = self.document.analysis();
+        let seeds = analysis
+            .functions
+            .iter()
+            .position(|f| f.name == function && f.kind == FunctionKind::Function)
+            .map(|index| {
+                self.entry_calls(index)
+                    .iter()
+                    .filter_map(|entry| {
+                        Seed::from_call(function, &entry.call, &entry.origin.describe())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let plan = SuggestPlan {
+            run: self.settings.allow_running_code,
+            use_model: settings.use_model,
+            budget: Budget {
+                runs: settings.max_runs,
+                time: std::time::Duration::from_secs(settings.max_seconds.max(1)),
+            },
+            seeds,
+        };
+        let engine = if plan.use_model {
+            EngineKind::Model
+        } else {
+            EngineKind::Tracer
+        };
         self.key(
             "",
             Question::Suggest {
                 function: function.to_string(),
-                output: output.map(str::to_string),
+                output: output.map(|o| o.trim().to_string()),
+                plan,
             },
-            EngineKind::Model,
+            engine,
         )
     }
 
@@ -962,15 +995,20 @@ fn style_name(style: InsertStyle) -> &'static str {
     }
 }
 
-/// "5/8 agree, verified" and the like.
+/// "5/8 agree, ✓ verified by running", "from edit of 'ab', ✗ refuted by
+/// running" and the like.
 pub fn suggestion_marks(suggestion: &Suggested) -> String {
     let verified = match suggestion.verified {
         Some(true) => ", ✓ verified by running",
         Some(false) => ", ✗ refuted by running",
         None => "",
     };
-    format!(
-        "{}/{} agree{verified}",
-        suggestion.votes, suggestion.samples
-    )
+    if suggestion.samples > 0 {
+        format!(
+            "{}/{} agree{verified}",
+            suggestion.votes, suggestion.samples
+        )
+    } else {
+        format!("from {}{verified}", suggestion.from)
+    }
 }

@@ -114,12 +114,23 @@ impl Default for CodeLensSettings {
 #[serde(rename_all = "camelCase", default)]
 pub struct SuggestionSettings {
     pub insert_as: InsertStyle,
+    /// Ask the model for candidates (off: only the search, which needs
+    /// `allowRunningCode`).
+    pub use_model: bool,
+    /// Most candidate runs of one suggestion (with `allowRunningCode`).
+    pub max_runs: usize,
+    /// Most seconds of one suggestion, the model's included.
+    pub max_seconds: u64,
 }
 
 impl Default for SuggestionSettings {
     fn default() -> Self {
+        let budget = ndb_inference::suggest::Budget::default();
         SuggestionSettings {
             insert_as: InsertStyle::Doctest,
+            use_model: true,
+            max_runs: budget.runs,
+            max_seconds: budget.time.as_secs(),
         }
     }
 }

@@ -17,7 +17,7 @@ use tower_lsp_server::ls_types::*;
 use crate::convert;
 use crate::document::DocumentSnapshot;
 use crate::edits::{self, Edit, Expected};
-use crate::engine::{Answer, EngineKind, Key, Question, Suggested};
+use crate::engine::{Answer, EngineKind, Key, Question};
 use crate::ide::{commands, suggestion_marks};
 use crate::server::Server;
 use crate::session::Snapshot;
@@ -215,7 +215,7 @@ async fn suggest_inputs(server: &Server, snapshot: &Snapshot, argument: &Value) 
     let view = snapshot.view();
     let key = view.suggest_key(&function.name, output);
     let answer = ask(server, snapshot, key).await?;
-    let mut suggestions = match &*answer {
+    let suggestions = match &*answer {
         Answer::Suggestions(suggestions) => suggestions.clone(),
         Answer::Failed(reason) => {
             server
@@ -229,19 +229,19 @@ async fn suggest_inputs(server: &Server, snapshot: &Snapshot, argument: &Value) 
         }
         _ => Vec::new(),
     };
-    if snapshot.settings.allow_running_code {
-        verify_suggestions(server, snapshot, &function, output, &mut suggestions).await;
-    }
     let listed: Vec<Value> = suggestions
         .iter()
         .map(|suggestion| {
             json!({
                 "input": suggestion.input,
                 "entryCall": ops::entry_call(&function.name, &suggestion.input),
+                "origin": suggestion.origin,
+                "from": suggestion.from,
                 "votes": suggestion.votes,
                 "samples": suggestion.samples,
                 "output": suggestion.output,
                 "verified": suggestion.verified,
+                "actual": suggestion.actual,
             })
         })
         .collect();
@@ -304,38 +304,6 @@ async fn suggest_inputs(server: &Server, snapshot: &Snapshot, argument: &Value) 
         }
     }
     Ok(json!({"function": function.name, "suggestions": listed, "inserted": inserted}))
-}
-
-/// Marks suggestions verified or refuted by running them (only called when
-/// the user allowed running code).
-async fn verify_suggestions(
-    server: &Server,
-    snapshot: &Snapshot,
-    function: &Function,
-    output: Option<&str>,
-    suggestions: &mut [Suggested],
-) {
-    for suggestion in suggestions
-        .iter_mut()
-        .filter(|suggestion| suggestion.verified.is_none())
-    {
-        let Some(output) = output
-            .map(str::to_string)
-            .or_else(|| suggestion.output.clone())
-        else {
-            continue;
-        };
-        let source = snapshot.document.text.clone();
-        let function = function.name.clone();
-        let input = suggestion.input.clone();
-        let tracer = server.engine.tracer_debugger();
-        suggestion.verified = tokio::task::spawn_blocking(move || {
-            ops::verify_input(&tracer, &source, &function, &input, &output)
-        })
-        .await
-        .ok()
-        .flatten();
-    }
 }
 
 async fn insert_suggestion(

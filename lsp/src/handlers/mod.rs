@@ -13,9 +13,10 @@ pub mod sync;
 
 use std::sync::Arc;
 
+use ndb_inference::suggest;
 use serde_json::{json, Value};
 
-use crate::engine::{Answer, Engine, EngineKind, Key, ModelState, Question};
+use crate::engine::{Answer, Engine, EngineKind, Key, ModelState, Question, SuggestPlan};
 use crate::ide::Answers;
 use crate::settings::OutputMode;
 
@@ -53,7 +54,22 @@ pub fn key_to_json(key: &Key) -> Value {
             OutputMode::Breakpoint => "breakpoint",
             OutputMode::Rollout => "rollout",
         }}),
-        Question::Suggest { function, output } => json!({"suggest": function, "output": output}),
+        Question::Suggest {
+            function,
+            output,
+            plan,
+        } => json!({
+            "suggest": function,
+            "output": output,
+            "run": plan.run,
+            "useModel": plan.use_model,
+            "maxRuns": plan.budget.runs,
+            "maxMs": plan.budget.time.as_millis() as u64,
+            "seeds": plan.seeds.iter().map(|seed| json!([seed.input, match &seed.origin {
+                suggest::Origin::EntryCall(kind) => kind.clone(),
+                other => other.describe(),
+            }])).collect::<Vec<_>>(),
+        }),
         Question::Check { expected } => json!({"check": expected}),
     };
     json!({
@@ -78,12 +94,36 @@ pub fn key_from_json(value: &Value) -> Option<Key> {
             _ => OutputMode::StepReturn,
         })
     } else if let Some(function) = question.get("suggest") {
+        let flag = |name: &str| question.get(name).and_then(Value::as_bool);
+        let number = |name: &str| question.get(name).and_then(Value::as_u64);
+        let default = suggest::Budget::default();
+        let seeds = match question.get("seeds") {
+            Some(Value::Array(seeds)) => seeds
+                .iter()
+                .filter_map(|seed| {
+                    Some(suggest::Seed {
+                        input: seed.get(0)?.as_str()?.to_string(),
+                        origin: suggest::Origin::EntryCall(seed.get(1)?.as_str()?.to_string()),
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Question::Suggest {
             function: function.as_str()?.to_string(),
             output: question
                 .get("output")
                 .and_then(Value::as_str)
                 .map(str::to_string),
+            plan: SuggestPlan {
+                run: flag("run").unwrap_or(false),
+                use_model: flag("useModel").unwrap_or(true),
+                budget: suggest::Budget {
+                    runs: number("maxRuns").map_or(default.runs, |n| n as usize),
+                    time: number("maxMs").map_or(default.time, std::time::Duration::from_millis),
+                },
+                seeds,
+            },
         }
     } else {
         Question::Check {

@@ -1,0 +1,960 @@
+//! The one suggestion engine behind "suggest inputs" in every front end
+//! (`ndb suggest-inputs`, `ndb eval --task input`, the language server's
+//! code action, the agent tool): candidates from the model's samples, from
+//! the calls the code itself makes (and the front end's entry calls), from
+//! the wanted output and the function's literals, and from type-directed
+//! edits of the best candidates so far toward the output, guided by what
+//! their runs returned; each one confirmed or refuted by a real run (the
+//! tracer, several at once up to the cores), within a budget of runs and
+//! seconds, cancellable. Without running, the model's candidates only,
+//! ranked by votes as before.
+
+pub mod source;
+pub mod value;
+
+use std::time::{Duration, Instant};
+
+use ndb_grammar::locate::{find_function, function_spans};
+use ndb_grammar::ExitStatus;
+
+use crate::debugger::{Cancel, DebugError, Debugger, TracerDebugger};
+use crate::ops::{self, Parameter};
+use crate::tracer::trace_source;
+use value::{parse_arguments, parse_literal, Ingredients, Kind, Value};
+
+/// How much running a search may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// Most candidate runs.
+    pub runs: usize,
+    /// Wall-clock limit of the whole suggestion (the model's time included).
+    pub time: Duration,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            runs: 32,
+            time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Where a candidate came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The neural debugger's `inv_step_call` samples.
+    Model,
+    /// A `>>>` line of a docstring.
+    Doctest,
+    /// A call of the function elsewhere in the file (a test, a comment, a
+    /// script).
+    CallInFile,
+    /// An entry call the front end found (tree-sitter), with its kind.
+    EntryCall(String),
+    /// The wanted output itself, as every argument or the first.
+    Output,
+    /// Values taken from the wanted output and the function's literals, and
+    /// fillers (`''`, `[]`, `0`, ...), by the parameters' types.
+    Generated,
+    /// An edit of an earlier candidate (its argument text).
+    Edit(String),
+    /// What an earlier candidate's run returned, fed back as the input.
+    Returned(String),
+}
+
+impl Origin {
+    /// A short description for people: `model`, `edit of 'ab'`.
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::Model => "model".into(),
+            Origin::Doctest => "doctest".into(),
+            Origin::CallInFile => "call in the file".into(),
+            Origin::EntryCall(kind) => format!("entry call ({kind})"),
+            Origin::Output => "the output".into(),
+            Origin::Generated => "output, literals and fillers".into(),
+            Origin::Edit(of) => format!("edit of {}", bounded(of, 60)),
+            Origin::Returned(of) => format!("what {} returned", bounded(of, 60)),
+        }
+    }
+
+    /// A machine-readable word: `model`, `doctest`, `call`, `entry_call`,
+    /// `output`, `generated`, `edit`, `returned`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Origin::Model => "model",
+            Origin::Doctest => "doctest",
+            Origin::CallInFile => "call",
+            Origin::EntryCall(_) => "entry_call",
+            Origin::Output => "output",
+            Origin::Generated => "generated",
+            Origin::Edit(_) => "edit",
+            Origin::Returned(_) => "returned",
+        }
+    }
+}
+
+fn bounded(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut cut: String = text.chars().take(max).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// A candidate input a front end knows of (an entry call it found).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Seed {
+    /// Argument text, such as `1, [2, 3]`.
+    pub input: String,
+    pub origin: Origin,
+}
+
+impl Seed {
+    /// The seed of an entry call `function(...)`; `None` when the call is
+    /// not of `function` or has no arguments.
+    pub fn from_call(function: &str, call: &str, kind: &str) -> Option<Seed> {
+        let rest = call.trim().strip_prefix(function)?.trim_start();
+        let inner = rest.strip_prefix('(')?.strip_suffix(')')?.trim();
+        (!inner.is_empty()).then(|| Seed {
+            input: inner.to_string(),
+            origin: Origin::EntryCall(kind.to_string()),
+        })
+    }
+}
+
+/// What is asked.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub function: String,
+    /// The wanted return value as Python literal text; `None`: any output
+    /// (the model proposes one, and running shows the real one).
+    pub output: Option<String>,
+    /// Model samples (k); 0 asks the model nothing.
+    pub samples: usize,
+    pub budget: Budget,
+    /// Stop once this many candidates are confirmed.
+    pub confirmations: usize,
+    /// Most suggestions returned.
+    pub max_suggestions: usize,
+    /// Candidates the front end found (entry calls).
+    pub seeds: Vec<Seed>,
+    /// Search beyond the model's candidates (with running only).
+    pub search: bool,
+}
+
+impl Request {
+    /// The defaults every front end shares: k = 8 samples, the default
+    /// budget, stop at 3 confirmed, at most 8 suggestions, search on.
+    pub fn new(function: &str, output: Option<&str>) -> Request {
+        Request {
+            function: function.to_string(),
+            output: output
+                .map(str::trim)
+                .filter(|o| !o.is_empty())
+                .map(str::to_string),
+            samples: 8,
+            budget: Budget::default(),
+            confirmations: 3,
+            max_suggestions: 8,
+            seeds: Vec::new(),
+            search: true,
+        }
+    }
+}
+
+/// One suggested input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    /// Argument text as it goes between the parentheses: `1, [2, 3]`.
+    pub input: String,
+    pub origin: Origin,
+    /// How many of the model's samples proposed it (0 when the model did
+    /// not), of `samples`.
+    pub votes: usize,
+    pub samples: usize,
+    /// The output it is meant to give: the one asked for, or the one the
+    /// model predicted when none was given.
+    pub output: Option<String>,
+    /// `Some(true)`: a real run gave `output`; `Some(false)`: it gave
+    /// something else (`actual`); `None`: not run, or the run could not
+    /// decide (a limit, a file that does not load).
+    pub verified: Option<bool>,
+    /// When run and not confirmed: what it really gave (a repr), or
+    /// `raised ...`, or why the run could not decide.
+    pub actual: Option<String>,
+}
+
+/// Why the search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// As many confirmed as asked for.
+    Confirmed,
+    RunsSpent,
+    TimeSpent,
+    /// No candidate left to try.
+    Exhausted,
+    /// Nothing was run (running not allowed, or nothing to check against).
+    NotRun,
+}
+
+impl Stop {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stop::Confirmed => "confirmed",
+            Stop::RunsSpent => "runs spent",
+            Stop::TimeSpent => "time spent",
+            Stop::Exhausted => "candidates exhausted",
+            Stop::NotRun => "not run",
+        }
+    }
+}
+
+/// The suggestions and how they were found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Confirmed first, then by model votes, then by how near the output
+    /// a run came, then shortest first.
+    pub suggestions: Vec<Suggestion>,
+    /// Candidate runs made.
+    pub runs: usize,
+    pub elapsed: Duration,
+    /// Distinct inputs the model proposed.
+    pub model_candidates: usize,
+    pub stop: Stop,
+    /// What a user should know: every run raised, runs hit the time limit,
+    /// the model failed and the search went on without it.
+    pub notes: Vec<String>,
+}
+
+/// Why no suggestions could be made at all.
+#[derive(Debug, thiserror::Error)]
+pub enum SuggestError {
+    #[error("no function `{0}` in the source")]
+    NoFunction(String),
+    #[error("`{0}` takes no arguments: there is no input to suggest (its one call is `{0}()`)")]
+    NoParameters(String),
+    #[error("the output `{text}` is not a Python literal ({reason}); write it as Python repr text, such as 'abc' for a string or [1, 2] for a list")]
+    OutputNotLiteral { text: String, reason: String },
+    #[error("nothing to suggest from: no model and no running allowed")]
+    NoSource,
+    #[error(transparent)]
+    Debug(#[from] DebugError),
+}
+
+impl SuggestError {
+    /// The error as a [`DebugError`], for front ends that report those.
+    pub fn into_debug_error(self) -> DebugError {
+        match self {
+            SuggestError::Debug(error) => error,
+            other => DebugError::Entry(other.to_string()),
+        }
+    }
+}
+
+/// A candidate on its way through the search.
+#[derive(Clone, Debug)]
+struct Candidate {
+    input: String,
+    /// The arguments as values, when they are all literals (only those are
+    /// edited).
+    values: Option<Vec<Value>>,
+    origin: Origin,
+    votes: usize,
+    /// The output the model predicted for it (no output asked for).
+    predicted: Option<String>,
+    outcome: Option<Outcome>,
+    /// Order of arrival, the last tie-break.
+    order: usize,
+}
+
+/// What one run said.
+#[derive(Clone, Debug, PartialEq)]
+enum Outcome {
+    Confirmed,
+    /// Returned something else: its repr, parsed when it parses.
+    Gave {
+        text: String,
+        value: Option<Value>,
+    },
+    Raised(String),
+    /// Could not decide: a limit, a file that does not load.
+    Undecided(String),
+}
+
+impl Candidate {
+    fn distance(&self, wanted: Option<&Value>, wanted_text: &str) -> f64 {
+        match (&self.outcome, wanted) {
+            (Some(Outcome::Confirmed), _) => 0.0,
+            (Some(Outcome::Gave { value: Some(v), .. }), Some(wanted)) => {
+                value::distance(v, wanted)
+            }
+            (Some(Outcome::Gave { text, .. }), _) => value::text_distance(text, wanted_text) + 5.0,
+            _ => f64::INFINITY,
+        }
+    }
+}
+
+/// Suggests inputs of `request.function` in `source`. `model` proposes
+/// candidates (skipped when `None` or `request.samples` is 0); `runner`,
+/// when running is allowed, confirms them by real runs and makes the search
+/// possible. Runs user code only through `runner`.
+pub fn suggest(
+    model: Option<&dyn Debugger>,
+    runner: Option<&TracerDebugger>,
+    source: &str,
+    request: &Request,
+    cancel: &Cancel,
+) -> Result<Report, SuggestError> {
+    let started = Instant::now();
+    let spans = function_spans(source);
+    let index = find_function(&spans, &request.function)
+        .ok_or_else(|| SuggestError::NoFunction(request.function.clone()))?;
+    let span = &spans[index];
+    let parameters = ops::parameters(&ops::def_header(source, span));
+    if parameters.is_empty() {
+        return Err(SuggestError::NoParameters(request.function.clone()));
+    }
+    let wanted = match &request.output {
+        Some(text) => {
+            Some(
+                parse_literal(text).map_err(|error| SuggestError::OutputNotLiteral {
+                    text: text.clone(),
+                    reason: error.to_string(),
+                })?,
+            )
+        }
+        None => None,
+    };
+    let model = model.filter(|_| request.samples > 0);
+    if model.is_none() && runner.is_none() {
+        return Err(SuggestError::NoSource);
+    }
+    let mut notes = Vec::new();
+    let mut search = Search {
+        candidates: Vec::new(),
+        wanted: wanted.clone(),
+        wanted_text: request.output.clone().unwrap_or_default(),
+    };
+    let mut model_candidates = 0;
+    if let Some(model) = model {
+        match ops::suggest_inputs(
+            model,
+            source,
+            &request.function,
+            request.output.as_deref(),
+            request.samples,
+            cancel,
+        ) {
+            Ok(proposals) => {
+                model_candidates = proposals.len();
+                for proposal in proposals {
+                    search.push(
+                        proposal.input,
+                        Origin::Model,
+                        proposal.votes,
+                        proposal.output,
+                    );
+                }
+            }
+            Err(DebugError::Cancelled) => return Err(DebugError::Cancelled.into()),
+            // Without running the model's failure is the answer; with
+            // running the search goes on and says so.
+            Err(error) if runner.is_none() => return Err(error.into()),
+            Err(error) => notes.push(format!("the model proposed nothing: {error}")),
+        }
+    }
+    let Some(runner) = runner else {
+        let report = search.report(request, Stop::NotRun, 0, started, model_candidates, notes);
+        return Ok(report);
+    };
+    if cancel.is_cancelled() {
+        return Err(DebugError::Cancelled.into());
+    }
+    // Without an output there is nothing to search toward: the model's
+    // candidates are run against their own predicted outputs.
+    let searching = request.search && wanted.is_some();
+    let mut ingredients = None;
+    if searching {
+        for (arguments, doctest) in source::calls_in_source(source, &request.function) {
+            let origin = if doctest {
+                Origin::Doctest
+            } else {
+                Origin::CallInFile
+            };
+            search.push(arguments, origin, 0, None);
+        }
+        for seed in &request.seeds {
+            search.push(seed.input.clone(), seed.origin.clone(), 0, None);
+        }
+        let positional: Vec<String> = parameters
+            .iter()
+            .filter_map(|p| match p {
+                Parameter::Positional(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        let arity = positional.len().max(1);
+        let hints = source::type_hints(source, span, &positional);
+        let literals = source::literals(source, span);
+        if let Some(wanted) = &wanted {
+            for arguments in initial_candidates(wanted, arity, &hints, &literals) {
+                let origin = if arguments.iter().all(|a| a == wanted) {
+                    Origin::Output
+                } else {
+                    Origin::Generated
+                };
+                search.push_values(arguments, origin);
+            }
+            ingredients = Some(Ingredients::new(wanted, &literals));
+        }
+    }
+    let (stop, runs) = run_search(
+        &mut search,
+        runner,
+        source,
+        request,
+        started,
+        cancel,
+        ingredients.as_ref(),
+    )?;
+    add_run_notes(&search, &mut notes);
+    Ok(search.report(request, stop, runs, started, model_candidates, notes))
+}
+
+fn add_run_notes(search: &Search, notes: &mut Vec<String>) {
+    let outcomes: Vec<&Outcome> = search
+        .candidates
+        .iter()
+        .filter_map(|c| c.outcome.as_ref())
+        .collect();
+    if outcomes.is_empty() || outcomes.contains(&&Outcome::Confirmed) {
+        return;
+    }
+    let raised = outcomes
+        .iter()
+        .filter(|o| matches!(o, Outcome::Raised(_)))
+        .count();
+    let undecided: Vec<&String> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Undecided(why) => Some(why),
+            _ => None,
+        })
+        .collect();
+    if raised == outcomes.len() {
+        notes.push(format!(
+            "every one of the {raised} runs raised; the function may raise for every input"
+        ));
+    } else if undecided.len() == outcomes.len() {
+        notes.push(format!(
+            "no run finished within the limits (the function may never return or print without end): {}",
+            undecided[0]
+        ));
+    }
+}
+
+struct Search {
+    candidates: Vec<Candidate>,
+    wanted: Option<Value>,
+    wanted_text: String,
+}
+
+impl Search {
+    /// Adds a candidate unless its input is known; a known one gains the
+    /// votes.
+    fn push(&mut self, input: String, origin: Origin, votes: usize, predicted: Option<String>) {
+        let input = input.trim().to_string();
+        if input.is_empty() {
+            return;
+        }
+        let values = parse_arguments(&input).ok();
+        // The same values written differently are the same candidate.
+        let input = match &values {
+            Some(values) if !values.is_empty() && origin != Origin::Model => arguments_text(values),
+            _ => input,
+        };
+        if let Some(existing) = self.candidates.iter_mut().find(|c| c.input == input) {
+            existing.votes += votes;
+            return;
+        }
+        let order = self.candidates.len();
+        self.candidates.push(Candidate {
+            input,
+            values,
+            origin,
+            votes,
+            predicted,
+            outcome: None,
+            order,
+        });
+    }
+
+    fn push_values(&mut self, values: Vec<Value>, origin: Origin) -> bool {
+        let input = arguments_text(&values);
+        if self.candidates.iter().any(|c| c.input == input) {
+            return false;
+        }
+        let order = self.candidates.len();
+        self.candidates.push(Candidate {
+            input,
+            values: Some(values),
+            origin,
+            votes: 0,
+            predicted: None,
+            outcome: None,
+            order,
+        });
+        true
+    }
+
+    fn confirmed(&self) -> usize {
+        self.candidates
+            .iter()
+            .filter(|c| c.outcome == Some(Outcome::Confirmed))
+            .count()
+    }
+
+    fn report(
+        &self,
+        request: &Request,
+        stop: Stop,
+        runs: usize,
+        started: Instant,
+        model_candidates: usize,
+        notes: Vec<String>,
+    ) -> Report {
+        let mut ranked: Vec<&Candidate> = self
+            .candidates
+            .iter()
+            // Unrun candidates of the search are not suggestions; the
+            // model's are (without running they are all there is).
+            .filter(|c| c.outcome.is_some() || c.origin == Origin::Model)
+            .collect();
+        let distance = |c: &Candidate| c.distance(self.wanted.as_ref(), &self.wanted_text);
+        ranked.sort_by(|a, b| {
+            let confirmed = |c: &Candidate| c.outcome != Some(Outcome::Confirmed);
+            confirmed(a)
+                .cmp(&confirmed(b))
+                .then(b.votes.cmp(&a.votes))
+                .then(distance(a).total_cmp(&distance(b)))
+                .then(a.input.chars().count().cmp(&b.input.chars().count()))
+                .then(a.order.cmp(&b.order))
+        });
+        let suggestions = ranked
+            .into_iter()
+            .take(request.max_suggestions.max(1))
+            .map(|c| {
+                let (verified, actual) = match &c.outcome {
+                    None => (None, None),
+                    Some(Outcome::Confirmed) => (Some(true), None),
+                    Some(Outcome::Gave { text, .. }) => (Some(false), Some(text.clone())),
+                    Some(Outcome::Raised(what)) => (Some(false), Some(format!("raised {what}"))),
+                    Some(Outcome::Undecided(why)) => (None, Some(why.clone())),
+                };
+                Suggestion {
+                    input: c.input.clone(),
+                    origin: c.origin.clone(),
+                    votes: c.votes,
+                    samples: if c.origin == Origin::Model || c.votes > 0 {
+                        request.samples
+                    } else {
+                        0
+                    },
+                    output: request.output.clone().or_else(|| c.predicted.clone()),
+                    verified,
+                    actual,
+                }
+            })
+            .collect();
+        Report {
+            suggestions,
+            runs,
+            elapsed: started.elapsed(),
+            model_candidates,
+            stop,
+            notes,
+        }
+    }
+}
+
+/// The argument text of `values`.
+fn arguments_text(values: &[Value]) -> String {
+    values
+        .iter()
+        .map(Value::to_python)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Most first-round candidates made from the output, literals and fillers.
+const MAX_INITIAL: usize = 10;
+
+/// The first round: for each argument a pool of values its type hints
+/// allow (the output, its items, fillers, the function's literals), then
+/// the combinations with the best-ranked choices first.
+fn initial_candidates(
+    wanted: &Value,
+    arity: usize,
+    hints: &[Vec<Kind>],
+    literals: &[Value],
+) -> Vec<Vec<Value>> {
+    let mut pools: Vec<Vec<Value>> = Vec::new();
+    for position in 0..arity {
+        let kinds = hints.get(position).cloned().unwrap_or_default();
+        let allows = |kind: Kind| kinds.is_empty() || kinds.contains(&kind);
+        let mut pool: Vec<Value> = Vec::new();
+        if position == 0 || kinds.is_empty() || kinds.contains(&wanted.kind()) {
+            pool.push(wanted.clone());
+        }
+        if matches!(wanted, Value::List(_) | Value::Tuple(_))
+            && (kinds.contains(&Kind::Int) || kinds.contains(&Kind::Str))
+        {
+            pool.extend(
+                wanted
+                    .elements()
+                    .into_iter()
+                    .filter(|item| kinds.contains(&item.kind()))
+                    .take(2),
+            );
+        }
+        let fillers: Vec<Value> = if kinds.is_empty() {
+            vec![
+                Value::Str(String::new()),
+                Value::List(Vec::new()),
+                Value::Int(0),
+                Value::Int(1),
+            ]
+        } else {
+            kinds
+                .iter()
+                .flat_map(|kind| match kind {
+                    Kind::Str => vec![Value::Str(String::new()), Value::Str("a".into())],
+                    Kind::List => vec![Value::List(Vec::new()), Value::List(vec![Value::Int(1)])],
+                    Kind::Int => vec![Value::Int(0), Value::Int(1)],
+                    Kind::Dict => vec![Value::Dict(Vec::new())],
+                    _ => Vec::new(),
+                })
+                .collect()
+        };
+        pool.extend(fillers);
+        pool.extend(
+            literals
+                .iter()
+                .filter(|literal| allows(literal.kind()))
+                .take(4)
+                .cloned(),
+        );
+        if kinds.contains(&Kind::List) {
+            if let Value::Str(_) = wanted {
+                pool.push(Value::List(wanted.elements()));
+            }
+        }
+        if kinds.contains(&Kind::Str) {
+            if let Value::List(items) = wanted {
+                let texts: Option<String> = items
+                    .iter()
+                    .map(|item| match item {
+                        Value::Str(text) => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(joined) = texts {
+                    pool.push(Value::Str(joined));
+                }
+            }
+        }
+        if kinds.contains(&Kind::Int) {
+            if let Some(len) = wanted.len() {
+                pool.push(Value::Int(len as i128));
+            }
+        }
+        let mut unique: Vec<Value> = Vec::new();
+        for value in pool {
+            if !unique.contains(&value) {
+                unique.push(value);
+            }
+        }
+        pools.push(unique);
+    }
+    // Index tuples by (sum, max), the way a diagonal walk would.
+    let mut combos: Vec<Vec<usize>> = vec![Vec::new()];
+    for pool in &pools {
+        let mut next = Vec::new();
+        for combo in &combos {
+            for index in 0..pool.len().min(6) {
+                let mut extended = combo.clone();
+                extended.push(index);
+                next.push(extended);
+            }
+        }
+        combos = next;
+        combos.sort_by_key(|c| (c.iter().sum::<usize>(), c.iter().copied().max()));
+        combos.truncate(64);
+    }
+    combos
+        .into_iter()
+        .take(MAX_INITIAL + 2)
+        .map(|combo| {
+            combo
+                .iter()
+                .enumerate()
+                .map(|(position, &index)| pools[position][index].clone())
+                .collect()
+        })
+        .take(MAX_INITIAL)
+        .collect()
+}
+
+/// Runs candidates in batches of up to the cores: first every candidate
+/// already known, in order; then, searching, edits of the nearest ones.
+/// Returns why it stopped and how many runs it made.
+fn run_search(
+    search: &mut Search,
+    runner: &TracerDebugger,
+    source: &str,
+    request: &Request,
+    started: Instant,
+    cancel: &Cancel,
+    ingredients: Option<&Ingredients>,
+) -> Result<(Stop, usize), SuggestError> {
+    let mut cursors: Vec<(usize, std::vec::IntoIter<Vec<Value>>)> = Vec::new();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let mut runs = 0;
+    loop {
+        if cancel.is_cancelled() {
+            return Err(DebugError::Cancelled.into());
+        }
+        if search.confirmed() >= request.confirmations.max(1) {
+            return Ok((Stop::Confirmed, runs));
+        }
+        if runs >= request.budget.runs {
+            return Ok((Stop::RunsSpent, runs));
+        }
+        let left = request.budget.time.saturating_sub(started.elapsed());
+        if left < Duration::from_millis(50) {
+            return Ok((Stop::TimeSpent, runs));
+        }
+        let room = workers.min(request.budget.runs - runs);
+        let mut batch: Vec<usize> = search
+            .candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.outcome.is_none())
+            .map(|(index, _)| index)
+            .take(room)
+            .collect();
+        if batch.is_empty() {
+            if let Some(ingredients) = ingredients {
+                batch = next_edits(search, ingredients, &mut cursors, room);
+            }
+        }
+        if batch.is_empty() {
+            return Ok((Stop::Exhausted, runs));
+        }
+        let mut config = runner.config().clone();
+        config.time_limit = config.time_limit.min(left);
+        let jobs: Vec<(String, Option<String>)> = batch
+            .iter()
+            .map(|&index| {
+                let candidate = &search.candidates[index];
+                let expected = search
+                    .wanted
+                    .as_ref()
+                    .map(|_| search.wanted_text.clone())
+                    .or_else(|| candidate.predicted.clone());
+                (
+                    ops::entry_call(&request.function, &candidate.input),
+                    expected,
+                )
+            })
+            .collect();
+        let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+            let handles: Vec<_> = jobs
+                .iter()
+                .map(|(call, expected)| {
+                    let config = &config;
+                    scope.spawn(move || run_one(source, call, expected.as_deref(), config))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|_| Outcome::Undecided("the run panicked".into()))
+                })
+                .collect()
+        });
+        runs += batch.len();
+        for (index, outcome) in batch.into_iter().zip(outcomes) {
+            search.candidates[index].outcome = Some(outcome);
+        }
+    }
+}
+
+/// Most edits taken from one candidate per batch before the next nearest
+/// one gets its turn.
+const EDITS_PER_TURN: usize = 2;
+/// How many of the nearest candidates are edited.
+const EDITED_NEAREST: usize = 6;
+
+/// New candidates for a batch: edits of the nearest candidates so far
+/// (and, for one argument, what the run returned, as the next input).
+fn next_edits(
+    search: &mut Search,
+    ingredients: &Ingredients,
+    cursors: &mut Vec<(usize, std::vec::IntoIter<Vec<Value>>)>,
+    room: usize,
+) -> Vec<usize> {
+    let wanted = search.wanted.clone();
+    let mut nearest: Vec<(f64, usize)> = search
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.values.is_some() && c.outcome.is_some())
+        .map(|(index, c)| (c.distance(wanted.as_ref(), &search.wanted_text), index))
+        .collect();
+    nearest.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // Candidates that raised are edited only when nothing returned.
+    if nearest.iter().any(|(d, _)| d.is_finite()) {
+        nearest.retain(|(d, _)| d.is_finite());
+    }
+    let mut batch = Vec::new();
+    for &(_, index) in nearest.iter().take(EDITED_NEAREST) {
+        if batch.len() >= room {
+            break;
+        }
+        if !cursors.iter().any(|(i, _)| *i == index) {
+            let edits = candidate_edits(&search.candidates[index], ingredients);
+            cursors.push((index, edits.into_iter()));
+        }
+        let Some(position) = cursors.iter().position(|(i, _)| *i == index) else {
+            continue;
+        };
+        let of = search.candidates[index].input.clone();
+        let mut taken = 0;
+        while taken < EDITS_PER_TURN && batch.len() < room {
+            let Some(values) = cursors[position].1.next() else {
+                break;
+            };
+            let returned = values.len() == 1
+                && matches!(&search.candidates[index].outcome, Some(Outcome::Gave { value: Some(v), .. }) if v == &values[0]);
+            let origin = if returned {
+                Origin::Returned(of.clone())
+            } else {
+                Origin::Edit(of.clone())
+            };
+            if search.push_values(values, origin) {
+                batch.push(search.candidates.len() - 1);
+                taken += 1;
+            }
+        }
+        if taken > 0 {
+            // The nearest candidate gets the batch's first turns; the
+            // others wait until its edits run out.
+            break;
+        }
+    }
+    batch
+}
+
+/// The edits of one candidate, its arguments' edits interleaved: first
+/// what its run returned as the next input (one argument of the same
+/// type), then each argument's edits in turn.
+fn candidate_edits(candidate: &Candidate, ingredients: &Ingredients) -> Vec<Vec<Value>> {
+    let Some(values) = &candidate.values else {
+        return Vec::new();
+    };
+    let actual = match &candidate.outcome {
+        Some(Outcome::Gave {
+            value: Some(value), ..
+        }) => Some(value),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    if let (1, Some(actual)) = (values.len(), actual) {
+        if actual.kind() == values[0].kind() {
+            out.push(vec![actual.clone()]);
+        }
+    }
+    let per_argument: Vec<Vec<Vec<Value>>> = (0..values.len())
+        .map(|position| {
+            value::edits(&values[position], actual, ingredients)
+                .into_iter()
+                .map(|edited| {
+                    let mut arguments = values.clone();
+                    arguments[position] = edited;
+                    arguments
+                })
+                .collect()
+        })
+        .collect();
+    let longest = per_argument.iter().map(Vec::len).max().unwrap_or(0);
+    for step in 0..longest {
+        for edits in &per_argument {
+            if let Some(edit) = edits.get(step) {
+                out.push(edit.clone());
+            }
+        }
+    }
+    out
+}
+
+/// A Python string literal holding `text`.
+fn python_string(text: &str) -> String {
+    value::python_str(text)
+}
+
+/// Runs `call` in the file's module with the real tracer and compares what
+/// it returns with `expected` (Python's `==`). Runs user code.
+fn run_one(
+    source: &str,
+    call: &str,
+    expected: Option<&str>,
+    config: &crate::tracer::TracerConfig,
+) -> Outcome {
+    let checked = format!(
+        "{source}\n\ndef __ndb_check__():\n    __ndb_value__ = eval({})\n    return (__ndb_value__ == eval({}), __ndb_value__)\n",
+        python_string(call),
+        python_string(expected.unwrap_or("object()"))
+    );
+    match trace_source(&checked, "__ndb_check__()", config) {
+        Ok(trace) => match trace.exit.status {
+            ExitStatus::Normal => {
+                let text = trace.exit.value.unwrap_or_default();
+                if text.starts_with("(True, ") {
+                    return Outcome::Confirmed;
+                }
+                let returned = text
+                    .strip_prefix("(False, ")
+                    .and_then(|rest| rest.strip_suffix(')'))
+                    .unwrap_or(&text)
+                    .to_string();
+                let value = parse_literal(&returned).ok();
+                Outcome::Gave {
+                    text: returned,
+                    value,
+                }
+            }
+            ExitStatus::Error => Outcome::Raised(
+                trace
+                    .exit
+                    .value
+                    .or(trace.exit.reason)
+                    .unwrap_or_else(|| "an exception".into()),
+            ),
+            ExitStatus::Never => Outcome::Undecided(
+                trace
+                    .exit
+                    .reason
+                    .unwrap_or_else(|| "the run hit a limit".into()),
+            ),
+        },
+        Err(error) => Outcome::Undecided(error.to_string()),
+    }
+}

@@ -1,0 +1,445 @@
+//! What the suggestion search reads from the Python source, all of it here
+//! and by one small tokenizer: the calls of the function the file itself
+//! makes (doctests, tests, other calls, `# ndb:` comments), the literals of
+//! the function's body, and hints of each parameter's type from how the
+//! body uses it. Front ends that parse Python properly (the language
+//! server's and the agent tools' tree-sitter) pass their entry calls in as
+//! seeds; this reading is deliberately small.
+
+use ndb_grammar::locate::FunctionSpan;
+use ndb_grammar::state::source_lines;
+
+use super::value::{parse_literal, Kind, Value};
+
+/// One token of Python text; what the search needs and nothing more.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Name(String),
+    /// A string or number literal, as its source text.
+    Literal(String),
+    Punct(String),
+}
+
+/// Splits `text` into tokens, skipping comments. Never panics; an unclosed
+/// string runs to the end of the text.
+fn tokens(text: &str) -> Vec<Token> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars[at];
+        if c == '#' {
+            while at < chars.len() && chars[at] != '\n' {
+                at += 1;
+            }
+        } else if c.is_whitespace() {
+            at += 1;
+        } else if c == '\'' || c == '"' {
+            let start = at;
+            at = string_end(&chars, at);
+            out.push(Token::Literal(chars[start..at].iter().collect()));
+        } else if c.is_alphabetic() || c == '_' {
+            let start = at;
+            while at < chars.len() && (chars[at].is_alphanumeric() || chars[at] == '_') {
+                at += 1;
+            }
+            let word: String = chars[start..at].iter().collect();
+            let prefix = word.to_ascii_lowercase();
+            if at < chars.len()
+                && (chars[at] == '\'' || chars[at] == '"')
+                && prefix.len() <= 2
+                && prefix.chars().all(|c| matches!(c, 'r' | 'b' | 'u' | 'f'))
+            {
+                // A prefixed string: kept only when it reads as a plain
+                // literal (not raw, not formatted).
+                let end = string_end(&chars, at);
+                if !prefix.contains(['r', 'f']) {
+                    out.push(Token::Literal(chars[start..end].iter().collect()));
+                }
+                at = end;
+            } else {
+                out.push(Token::Name(word));
+            }
+        } else if c.is_ascii_digit()
+            || (c == '.' && chars.get(at + 1).is_some_and(char::is_ascii_digit))
+        {
+            let start = at;
+            while at < chars.len()
+                && (chars[at].is_ascii_alphanumeric()
+                    || chars[at] == '.'
+                    || chars[at] == '_'
+                    || ((chars[at] == '-' || chars[at] == '+')
+                        && matches!(chars[at - 1], 'e' | 'E')))
+            {
+                at += 1;
+            }
+            out.push(Token::Literal(chars[start..at].iter().collect()));
+        } else {
+            let two: String = chars[at..(at + 2).min(chars.len())].iter().collect();
+            if matches!(two.as_str(), "//" | "**" | "==" | "!=" | "<=" | ">=" | "->") {
+                out.push(Token::Punct(two));
+                at += 2;
+            } else {
+                out.push(Token::Punct(c.to_string()));
+                at += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Where the string starting at `start` (a quote) ends, past its closing
+/// quote(s).
+fn string_end(chars: &[char], start: usize) -> usize {
+    let quote = chars[start];
+    let triple = chars.get(start..start + 3) == Some(&[quote, quote, quote][..]);
+    let mut at = start + if triple { 3 } else { 1 };
+    while at < chars.len() {
+        let c = chars[at];
+        if c == '\\' {
+            at += 2;
+            continue;
+        }
+        if c == quote {
+            if !triple {
+                return at + 1;
+            }
+            if chars.get(at..at + 3) == Some(&[quote, quote, quote][..]) {
+                return at + 3;
+            }
+        }
+        if c == '\n' && !triple {
+            return at;
+        }
+        at += 1;
+    }
+    chars.len()
+}
+
+/// The text of a function's lines, header and body.
+fn function_text(source: &str, span: &FunctionSpan) -> String {
+    source_lines(source)
+        .skip(span.def_line as usize - 1)
+        .take((span.end_line.max(span.def_line) - span.def_line + 1) as usize)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Longest argument text taken from a call in the file.
+const MAX_CALL_CHARS: usize = 2_000;
+
+/// The argument texts of the calls of `function` the file makes, in file
+/// order, without duplicates, each with whether it is a doctest's
+/// (`>>> f(1, 2)`): in a test, in an `# ndb: f(1, 2)` comment or anywhere
+/// else. The `def` itself and method calls (`x.f(...)`) are not calls of it.
+pub fn calls_in_source(source: &str, function: &str) -> Vec<(String, bool)> {
+    let chars: Vec<char> = source.chars().collect();
+    let name: Vec<char> = function.chars().collect();
+    let mut found: Vec<(String, bool)> = Vec::new();
+    let mut at = 0;
+    while at + name.len() < chars.len() {
+        let matches = chars[at..at + name.len()] == name[..]
+            && chars.get(at + name.len()) == Some(&'(')
+            && (at == 0 || {
+                let before = chars[at - 1];
+                !(before.is_alphanumeric() || before == '_' || before == '.')
+            });
+        if !matches {
+            at += 1;
+            continue;
+        }
+        let line_start = chars[..at]
+            .iter()
+            .rposition(|&c| c == '\n')
+            .map_or(0, |p| p + 1);
+        let before: String = chars[line_start..at].iter().collect();
+        let is_def = before.trim_end().ends_with("def");
+        let doctest = before.trim_start().starts_with(">>>");
+        let open = at + name.len();
+        at = open + 1;
+        if is_def {
+            continue;
+        }
+        if let Some(close) = closing_paren(&chars, open) {
+            let arguments: String = chars[open + 1..close].iter().collect();
+            let arguments = arguments.trim().to_string();
+            if !arguments.is_empty() && !found.iter().any(|(known, _)| known == &arguments) {
+                found.push((arguments, doctest));
+            }
+            at = close + 1;
+        }
+    }
+    found
+}
+
+/// The `)` that closes the `(` at `open`, outside strings; `None` when it
+/// does not close within [`MAX_CALL_CHARS`].
+fn closing_paren(chars: &[char], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut at = open;
+    while at < chars.len() && at - open <= MAX_CALL_CHARS {
+        match chars[at] {
+            '\'' | '"' => {
+                at = string_end(chars, at);
+                continue;
+            }
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (chars[at] == ')').then_some(at);
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Most literals taken from one function.
+const MAX_LITERALS: usize = 12;
+
+/// The string and number literals of the function's text (header defaults
+/// included), in order, without duplicates, at most [`MAX_LITERALS`].
+pub fn literals(source: &str, span: &FunctionSpan) -> Vec<Value> {
+    let mut found: Vec<Value> = Vec::new();
+    for token in tokens(&function_text(source, span)) {
+        if let Token::Literal(text) = token {
+            // Docstrings and other long texts are not inputs.
+            if text.starts_with("\"\"\"") || text.starts_with("'''") {
+                continue;
+            }
+            if let Ok(value @ (Value::Str(_) | Value::Int(_) | Value::Float(_))) =
+                parse_literal(&text)
+            {
+                if !found.contains(&value) {
+                    found.push(value);
+                }
+            }
+        }
+        if found.len() >= MAX_LITERALS {
+            break;
+        }
+    }
+    found
+}
+
+const STR_METHODS: &[&str] = &[
+    "lower",
+    "upper",
+    "split",
+    "strip",
+    "rstrip",
+    "lstrip",
+    "replace",
+    "find",
+    "rfind",
+    "startswith",
+    "endswith",
+    "isdigit",
+    "isalpha",
+    "isnumeric",
+    "isalnum",
+    "isupper",
+    "islower",
+    "isspace",
+    "title",
+    "capitalize",
+    "swapcase",
+    "join",
+    "partition",
+    "rpartition",
+    "center",
+    "ljust",
+    "rjust",
+    "zfill",
+    "splitlines",
+    "casefold",
+    "encode",
+    "format",
+    "isdecimal",
+    "istitle",
+    "isascii",
+    "isidentifier",
+    "expandtabs",
+    "rsplit",
+    "removeprefix",
+    "removesuffix",
+    "translate",
+    "rindex",
+];
+const LIST_METHODS: &[&str] = &[
+    "append", "pop", "insert", "sort", "reverse", "extend", "remove",
+];
+const DICT_METHODS: &[&str] = &[
+    "items",
+    "keys",
+    "values",
+    "get",
+    "update",
+    "setdefault",
+    "popitem",
+];
+
+/// The kinds each parameter's uses in the function suggest, by name: an
+/// annotation (`x: str`), a method only one type has (`x.lower()`), a
+/// number's operations (`x % 2`, `range(x)`, `a[x]`).
+pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> Vec<Vec<Kind>> {
+    let tokens = tokens(&function_text(source, span));
+    let mut hints: Vec<Vec<Kind>> = vec![Vec::new(); parameters.len()];
+    let mut add = |name: &str, kind: Kind| {
+        if let Some(index) = parameters.iter().position(|p| p == name) {
+            if !hints[index].contains(&kind) {
+                hints[index].push(kind);
+            }
+        }
+    };
+    let name_at = |index: usize| match tokens.get(index) {
+        Some(Token::Name(name)) => Some(name.as_str()),
+        _ => None,
+    };
+    let punct_at = |index: usize| match tokens.get(index) {
+        Some(Token::Punct(p)) => Some(p.as_str()),
+        _ => None,
+    };
+    // The header, up to its `:` at depth zero: annotations.
+    let mut depth = 0i32;
+    let mut header_end = tokens.len();
+    for (index, token) in tokens.iter().enumerate() {
+        match token {
+            Token::Punct(p) if p == "(" || p == "[" => depth += 1,
+            Token::Punct(p) if p == ")" || p == "]" => depth -= 1,
+            Token::Punct(p) if p == ":" && depth == 0 => {
+                header_end = index;
+                break;
+            }
+            _ => {}
+        }
+    }
+    for index in 0..header_end {
+        if let (Some(name), Some(":"), Some(annotation)) =
+            (name_at(index), punct_at(index + 1), name_at(index + 2))
+        {
+            let kind = match annotation.to_ascii_lowercase().as_str() {
+                "str" => Some(Kind::Str),
+                "int" => Some(Kind::Int),
+                "float" => Some(Kind::Float),
+                "bool" => Some(Kind::Bool),
+                "list" | "sequence" => Some(Kind::List),
+                "dict" | "mapping" => Some(Kind::Dict),
+                "tuple" => Some(Kind::Tuple),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                add(name, kind);
+            }
+        }
+    }
+    let arithmetic = ["-", "%", "//", "/"];
+    for index in header_end..tokens.len() {
+        let Some(name) = name_at(index) else { continue };
+        if punct_at(index + 1) == Some(".") && punct_at(index + 3) == Some("(") {
+            if let Some(method) = name_at(index + 2) {
+                if STR_METHODS.contains(&method) {
+                    add(name, Kind::Str);
+                }
+                if LIST_METHODS.contains(&method) {
+                    add(name, Kind::List);
+                }
+                if DICT_METHODS.contains(&method) {
+                    add(name, Kind::Dict);
+                }
+            }
+        }
+        let after = punct_at(index + 1);
+        let before = index.checked_sub(1).and_then(punct_at);
+        if after.is_some_and(|p| arithmetic.contains(&p))
+            || before.is_some_and(|p| arithmetic.contains(&p))
+        {
+            add(name, Kind::Int);
+        }
+        if before == Some("[") && after == Some("]") {
+            add(name, Kind::Int);
+        }
+        if name == "range" && punct_at(index + 1) == Some("(") {
+            let mut depth = 0i32;
+            for token in &tokens[index + 1..] {
+                match token {
+                    Token::Punct(p) if p == "(" => depth += 1,
+                    Token::Punct(p) if p == ")" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    Token::Name(inner) => add(inner, Kind::Int),
+                    _ => {}
+                }
+            }
+        }
+    }
+    hints
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndb_grammar::locate::function_spans;
+
+    const SOURCE: &str = "\
+def f(text, n: int, items):
+    \"\"\"Pads.
+
+    >>> f('ab', 3, [1])
+    'ab '
+    \"\"\"
+    # a comment with 'quotes' and 99
+    for i in range(n - 1):
+        text = text.upper() + '-'
+    items.append(0.5)
+    return text[n]
+
+def test_f():
+    assert f('x', 1, []) == 'X'
+    assert obj.f(2) == 1
+
+# ndb: f('ab', 3, [1])
+print(f(\"(\", 2, ['a)']))
+";
+
+    fn span() -> FunctionSpan {
+        function_spans(SOURCE)[0].clone()
+    }
+
+    #[test]
+    fn calls_come_from_doctests_tests_and_the_file_but_not_methods_or_the_def() {
+        assert_eq!(
+            calls_in_source(SOURCE, "f"),
+            [
+                ("'ab', 3, [1]".to_string(), true),
+                ("'x', 1, []".to_string(), false),
+                ("\"(\", 2, ['a)']".to_string(), false)
+            ]
+        );
+        assert!(calls_in_source("def f(x):\n    return x\n", "f").is_empty());
+        // An unclosed call is left alone.
+        assert!(calls_in_source("f(1, [2\n", "f").is_empty());
+    }
+
+    #[test]
+    fn literals_skip_comments_and_keep_order() {
+        let literals = literals(SOURCE, &span());
+        assert_eq!(
+            literals,
+            [Value::Int(1), Value::Str("-".into()), Value::Float(0.5),]
+        );
+    }
+
+    #[test]
+    fn types_come_from_annotations_methods_and_arithmetic() {
+        let parameters: Vec<String> = ["text", "n", "items"].map(String::from).to_vec();
+        let hints = type_hints(SOURCE, &span(), &parameters);
+        assert_eq!(hints, [vec![Kind::Str], vec![Kind::Int], vec![Kind::List]]);
+    }
+}

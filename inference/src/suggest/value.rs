@@ -1,0 +1,1029 @@
+//! Python literal values as the suggestion search sees them: a parser of
+//! literal text (what `repr()` prints and `ast.literal_eval` reads), the
+//! text that writes a value back, a distance between an output a run gave
+//! and the one wanted, and the type-directed edits that move a candidate
+//! toward it.
+
+use std::fmt::Write as _;
+
+/// One Python literal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    List(Vec<Value>),
+    Tuple(Vec<Value>),
+    Set(Vec<Value>),
+    Dict(Vec<(Value, Value)>),
+}
+
+/// Why a text is not a Python literal.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at character {at}")]
+pub struct LiteralError {
+    pub message: String,
+    /// 0-based character offset.
+    pub at: usize,
+}
+
+/// Parses one Python literal (with `set()` for the empty set). Never panics.
+pub fn parse_literal(text: &str) -> Result<Value, LiteralError> {
+    let mut parser = Parser {
+        chars: text.chars().collect(),
+        at: 0,
+        depth: 0,
+    };
+    let value = parser.value()?;
+    parser.blank();
+    if parser.at < parser.chars.len() {
+        return Err(parser.error("unexpected text after the value"));
+    }
+    Ok(value)
+}
+
+/// Parses an argument list (`1, 'a', [2]`) into its values; keyword
+/// arguments and starred ones are not literals here.
+pub fn parse_arguments(text: &str) -> Result<Vec<Value>, LiteralError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    match parse_literal(&format!("({text},)"))? {
+        Value::Tuple(values) => Ok(values),
+        _ => Err(LiteralError {
+            message: "not an argument list".into(),
+            at: 0,
+        }),
+    }
+}
+
+/// Deepest nesting the parser follows (bounded work, no stack overflow).
+const MAX_DEPTH: usize = 64;
+
+struct Parser {
+    chars: Vec<char>,
+    at: usize,
+    depth: usize,
+}
+
+impl Parser {
+    fn error(&self, message: &str) -> LiteralError {
+        LiteralError {
+            message: message.to_string(),
+            at: self.at,
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn blank(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.blank();
+        if self.peek() == Some(c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn word(&mut self) -> String {
+        let start = self.at;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        {
+            self.at += 1;
+        }
+        self.chars[start..self.at].iter().collect()
+    }
+
+    fn value(&mut self) -> Result<Value, LiteralError> {
+        self.blank();
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error("nested too deeply"));
+        }
+        let value = self.value_inner();
+        self.depth -= 1;
+        value
+    }
+
+    fn value_inner(&mut self) -> Result<Value, LiteralError> {
+        let Some(c) = self.peek() else {
+            return Err(self.error("expected a value"));
+        };
+        match c {
+            '[' => {
+                self.at += 1;
+                Ok(Value::List(self.items(']')?.0))
+            }
+            '(' => {
+                self.at += 1;
+                let (items, trailing_comma) = self.items(')')?;
+                if items.len() == 1 && !trailing_comma {
+                    Ok(items.into_iter().next().unwrap_or(Value::None))
+                } else {
+                    Ok(Value::Tuple(items))
+                }
+            }
+            '{' => {
+                self.at += 1;
+                self.braces()
+            }
+            '\'' | '"' => self.strings(false),
+            '-' | '+' => {
+                self.at += 1;
+                self.blank();
+                let negative = c == '-';
+                match self.value()? {
+                    Value::Int(n) if negative => Ok(Value::Int(n.saturating_neg())),
+                    Value::Float(x) if negative => Ok(Value::Float(-x)),
+                    value @ (Value::Int(_) | Value::Float(_)) => Ok(value),
+                    _ => Err(self.error("a sign must be followed by a number")),
+                }
+            }
+            c if c.is_ascii_digit() || c == '.' => self.number(),
+            c if c.is_alphabetic() || c == '_' => {
+                let start = self.at;
+                let word = self.word();
+                let lower = word.to_ascii_lowercase();
+                if matches!(self.peek(), Some('\'' | '"'))
+                    && lower.len() <= 2
+                    && lower.chars().all(|c| matches!(c, 'r' | 'b' | 'u'))
+                {
+                    if lower.contains('r') {
+                        self.at = start;
+                        return Err(self.error("raw strings are not read here"));
+                    }
+                    return self.strings(lower.contains('b'));
+                }
+                match word.as_str() {
+                    "None" => Ok(Value::None),
+                    "True" => Ok(Value::Bool(true)),
+                    "False" => Ok(Value::Bool(false)),
+                    "set" if self.eat('(') => {
+                        if self.eat(')') {
+                            Ok(Value::Set(Vec::new()))
+                        } else {
+                            Err(self.error("only `set()` is read as a call"))
+                        }
+                    }
+                    _ => {
+                        self.at = start;
+                        Err(self.error(&format!(
+                            "`{word}` is a name, not a literal (strings need quotes)"
+                        )))
+                    }
+                }
+            }
+            _ => Err(self.error(&format!("`{c}` cannot start a value"))),
+        }
+    }
+
+    /// Items up to `close`; whether the last was followed by a comma.
+    fn items(&mut self, close: char) -> Result<(Vec<Value>, bool), LiteralError> {
+        let mut items = Vec::new();
+        let mut trailing_comma = false;
+        loop {
+            if self.eat(close) {
+                return Ok((items, trailing_comma));
+            }
+            items.push(self.value()?);
+            trailing_comma = false;
+            if self.eat(',') {
+                trailing_comma = true;
+                continue;
+            }
+            if self.eat(close) {
+                return Ok((items, trailing_comma));
+            }
+            return Err(self.error(&format!("expected `,` or `{close}`")));
+        }
+    }
+
+    fn braces(&mut self) -> Result<Value, LiteralError> {
+        if self.eat('}') {
+            return Ok(Value::Dict(Vec::new()));
+        }
+        let first = self.value()?;
+        if self.eat(':') {
+            let mut pairs = vec![(first, self.value()?)];
+            loop {
+                if self.eat('}') {
+                    return Ok(Value::Dict(pairs));
+                }
+                if !self.eat(',') {
+                    return Err(self.error("expected `,` or `}`"));
+                }
+                if self.eat('}') {
+                    return Ok(Value::Dict(pairs));
+                }
+                let key = self.value()?;
+                if !self.eat(':') {
+                    return Err(self.error("expected `:`"));
+                }
+                pairs.push((key, self.value()?));
+            }
+        }
+        let mut items = vec![first];
+        loop {
+            if self.eat('}') {
+                return Ok(Value::Set(items));
+            }
+            if !self.eat(',') {
+                return Err(self.error("expected `,` or `}`"));
+            }
+            if self.eat('}') {
+                return Ok(Value::Set(items));
+            }
+            items.push(self.value()?);
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, LiteralError> {
+        let start = self.at;
+        while self.peek().is_some_and(|c| {
+            c.is_ascii_alphanumeric()
+                || c == '.'
+                || c == '_'
+                || ((c == '-' || c == '+')
+                    && matches!(self.chars.get(self.at - 1), Some('e' | 'E'))
+                    && !self.chars[start..self.at]
+                        .iter()
+                        .any(|c| matches!(c, 'x' | 'X')))
+        }) {
+            self.at += 1;
+        }
+        let text: String = self.chars[start..self.at]
+            .iter()
+            .filter(|&&c| c != '_')
+            .collect();
+        let lower = text.to_ascii_lowercase();
+        let parsed = if let Some(hex) = lower.strip_prefix("0x") {
+            i128::from_str_radix(hex, 16).ok().map(Value::Int)
+        } else if let Some(octal) = lower.strip_prefix("0o") {
+            i128::from_str_radix(octal, 8).ok().map(Value::Int)
+        } else if let Some(binary) = lower.strip_prefix("0b") {
+            i128::from_str_radix(binary, 2).ok().map(Value::Int)
+        } else if lower.contains(['.', 'e']) {
+            lower.parse::<f64>().ok().map(Value::Float)
+        } else {
+            lower.parse::<i128>().ok().map(Value::Int)
+        };
+        parsed.ok_or_else(|| LiteralError {
+            message: format!("`{text}` is not a number this reads"),
+            at: start,
+        })
+    }
+
+    /// One string literal, and any that follow it (Python joins them).
+    fn strings(&mut self, bytes: bool) -> Result<Value, LiteralError> {
+        let mut text = String::new();
+        loop {
+            text.push_str(&self.string()?);
+            self.blank();
+            if !matches!(self.peek(), Some('\'' | '"')) {
+                break;
+            }
+        }
+        if bytes {
+            Ok(Value::Bytes(text.chars().map(|c| c as u32 as u8).collect()))
+        } else {
+            Ok(Value::Str(text))
+        }
+    }
+
+    fn string(&mut self) -> Result<String, LiteralError> {
+        let quote = self.peek().unwrap_or('\'');
+        let triple = self.chars.get(self.at..self.at + 3) == Some(&[quote, quote, quote][..]);
+        self.at += if triple { 3 } else { 1 };
+        let mut out = String::new();
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error("the string does not end"));
+            };
+            self.at += 1;
+            if c == quote {
+                if !triple {
+                    return Ok(out);
+                }
+                if self.chars.get(self.at..self.at + 2) == Some(&[quote, quote][..]) {
+                    self.at += 2;
+                    return Ok(out);
+                }
+                out.push(c);
+                continue;
+            }
+            if c == '\n' && !triple {
+                return Err(self.error("the string does not end on its line"));
+            }
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            let Some(escaped) = self.peek() else {
+                return Err(self.error("the string does not end"));
+            };
+            self.at += 1;
+            let hex = |parser: &mut Parser, digits: usize| -> Result<char, LiteralError> {
+                let text: String = parser
+                    .chars
+                    .get(parser.at..parser.at + digits)
+                    .map(|s| s.iter().collect())
+                    .unwrap_or_default();
+                parser.at += digits;
+                u32::from_str_radix(&text, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| parser.error("bad escape"))
+            };
+            match escaped {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                '0'..='7' => {
+                    let mut code = escaped.to_digit(8).unwrap_or(0);
+                    for _ in 0..2 {
+                        match self.peek().and_then(|c| c.to_digit(8)) {
+                            Some(digit) => {
+                                code = code * 8 + digit;
+                                self.at += 1;
+                            }
+                            None => break,
+                        }
+                    }
+                    out.push(char::from_u32(code).unwrap_or('\0'));
+                }
+                'a' => out.push('\x07'),
+                'b' => out.push('\x08'),
+                'f' => out.push('\x0c'),
+                'v' => out.push('\x0b'),
+                'x' => out.push(hex(self, 2)?),
+                'u' => out.push(hex(self, 4)?),
+                'U' => out.push(hex(self, 8)?),
+                '\n' => {}
+                '\\' | '\'' | '"' => out.push(escaped),
+                other => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            }
+        }
+    }
+}
+
+impl Value {
+    /// Python source text for the value (`repr()` for the common cases).
+    pub fn to_python(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        let join = |out: &mut String, items: &[Value]| {
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                item.write(out);
+            }
+        };
+        match self {
+            Value::None => out.push_str("None"),
+            Value::Bool(true) => out.push_str("True"),
+            Value::Bool(false) => out.push_str("False"),
+            Value::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Value::Float(x) if x.is_finite() => {
+                let _ = write!(out, "{x:?}");
+            }
+            Value::Float(x) => out.push_str(if x.is_nan() {
+                "float('nan')"
+            } else if *x > 0.0 {
+                "float('inf')"
+            } else {
+                "float('-inf')"
+            }),
+            Value::Str(text) => out.push_str(&python_str(text)),
+            Value::Bytes(bytes) => {
+                out.push_str("b'");
+                for &byte in bytes {
+                    match byte {
+                        b'\\' => out.push_str("\\\\"),
+                        b'\'' => out.push_str("\\'"),
+                        b'\n' => out.push_str("\\n"),
+                        b'\t' => out.push_str("\\t"),
+                        b'\r' => out.push_str("\\r"),
+                        0x20..=0x7e => out.push(byte as char),
+                        _ => {
+                            let _ = write!(out, "\\x{byte:02x}");
+                        }
+                    }
+                }
+                out.push('\'');
+            }
+            Value::List(items) => {
+                out.push('[');
+                join(out, items);
+                out.push(']');
+            }
+            Value::Tuple(items) => {
+                out.push('(');
+                join(out, items);
+                if items.len() == 1 {
+                    out.push(',');
+                }
+                out.push(')');
+            }
+            Value::Set(items) if items.is_empty() => out.push_str("set()"),
+            Value::Set(items) => {
+                out.push('{');
+                join(out, items);
+                out.push('}');
+            }
+            Value::Dict(pairs) => {
+                out.push('{');
+                for (index, (key, value)) in pairs.iter().enumerate() {
+                    if index > 0 {
+                        out.push_str(", ");
+                    }
+                    key.write(out);
+                    out.push_str(": ");
+                    value.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// The type's name as Python says it.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Value::None => Kind::None,
+            Value::Bool(_) => Kind::Bool,
+            Value::Int(_) => Kind::Int,
+            Value::Float(_) => Kind::Float,
+            Value::Str(_) => Kind::Str,
+            Value::Bytes(_) => Kind::Bytes,
+            Value::List(_) => Kind::List,
+            Value::Tuple(_) => Kind::Tuple,
+            Value::Set(_) => Kind::Set,
+            Value::Dict(_) => Kind::Dict,
+        }
+    }
+
+    /// The items of a sequence, set or string (as one-character strings).
+    pub fn elements(&self) -> Vec<Value> {
+        match self {
+            Value::List(items) | Value::Tuple(items) | Value::Set(items) => items.clone(),
+            Value::Str(text) => text.chars().map(|c| Value::Str(c.to_string())).collect(),
+            Value::Dict(pairs) => pairs.iter().map(|(key, _)| key.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `len()` of the value, when it has one.
+    /// An empty container (a scalar is not one).
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            Value::List(items) | Value::Tuple(items) | Value::Set(items) => Some(items.len()),
+            Value::Str(text) => Some(text.chars().count()),
+            Value::Bytes(bytes) => Some(bytes.len()),
+            Value::Dict(pairs) => Some(pairs.len()),
+            _ => None,
+        }
+    }
+}
+
+/// The kinds of value the search tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Bytes,
+    List,
+    Tuple,
+    Set,
+    Dict,
+}
+
+/// Python's `repr()` of a string: single quotes unless the text has one
+/// and no double quote.
+pub fn python_str(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::new();
+    out.push(quote);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Edit distance with a cost for substituting one item by another.
+fn levenshtein<T>(a: &[T], b: &[T], substitute: impl Fn(&T, &T) -> f64) -> f64 {
+    let mut previous: Vec<f64> = (0..=b.len()).map(|j| j as f64).collect();
+    for (i, x) in a.iter().enumerate() {
+        let mut current = vec![(i + 1) as f64];
+        for (j, y) in b.iter().enumerate() {
+            let value = (previous[j + 1] + 1.0)
+                .min(current[j] + 1.0)
+                .min(previous[j] + substitute(x, y));
+            current.push(value);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// Longest texts and sequences compared item by item; longer ones are
+/// compared by length alone (the distance stays cheap).
+const MAX_COMPARED: usize = 400;
+
+/// How far an output is from the one wanted: 0 when equal, growing with the
+/// edits between them (characters of strings, items of lists, the gap
+/// between numbers), plus a penalty when the types differ.
+pub fn distance(actual: &Value, wanted: &Value) -> f64 {
+    match (actual, wanted) {
+        (Value::Bool(a), Value::Bool(b)) => f64::from(u8::from(a != b)),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            let gap = (number(actual) - number(wanted)).abs();
+            if gap.is_nan() {
+                10.0
+            } else {
+                gap.min(20.0) / 2.0
+            }
+        }
+        (Value::Str(a), Value::Str(b)) => {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            if a.len() > MAX_COMPARED || b.len() > MAX_COMPARED {
+                a.len().abs_diff(b.len()) as f64 + 1.0
+            } else {
+                levenshtein(&a, &b, |x, y| f64::from(u8::from(x != y)))
+            }
+        }
+        (Value::List(a), Value::List(b))
+        | (Value::Tuple(a), Value::Tuple(b))
+        | (Value::Set(a), Value::Set(b)) => {
+            if a.len() > MAX_COMPARED || b.len() > MAX_COMPARED {
+                2.0 * (a.len().abs_diff(b.len()) as f64 + 1.0)
+            } else {
+                2.0 * levenshtein(a, b, |x, y| {
+                    if x == y {
+                        0.0
+                    } else if x.kind() == y.kind() {
+                        0.5
+                    } else {
+                        1.0
+                    }
+                })
+            }
+        }
+        (Value::Dict(a), Value::Dict(b)) => {
+            let missing = b.iter().filter(|pair| !a.contains(pair)).count();
+            let extra = a.iter().filter(|pair| !b.contains(pair)).count();
+            (missing + extra) as f64
+        }
+        _ => text_distance(&actual.to_python(), &wanted.to_python()) + 5.0,
+    }
+}
+
+/// The edit distance of two texts (reprs that did not parse, or values of
+/// different types).
+pub fn text_distance(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() > MAX_COMPARED || b.len() > MAX_COMPARED {
+        return a.len().abs_diff(b.len()) as f64 + MAX_COMPARED as f64;
+    }
+    levenshtein(&a, &b, |x, y| f64::from(u8::from(x != y)))
+}
+
+fn number(value: &Value) -> f64 {
+    match value {
+        Value::Int(n) => *n as f64,
+        Value::Float(x) => *x,
+        _ => f64::NAN,
+    }
+}
+
+/// What the edits of one value draw new parts from: the wanted output, the
+/// function's literals.
+pub struct Ingredients {
+    /// Characters to insert or change to, most promising first.
+    pub characters: Vec<char>,
+    /// Items to insert or change to, most promising first.
+    pub items: Vec<Value>,
+    pub strings: Vec<String>,
+    pub numbers: Vec<i128>,
+    pub wanted: Value,
+}
+
+/// Most characters and items one edit chooses from.
+const MAX_CHOICES: usize = 6;
+
+impl Ingredients {
+    pub fn new(wanted: &Value, literals: &[Value]) -> Ingredients {
+        let mut characters: Vec<char> = Vec::new();
+        let mut push_char = |c: char| {
+            if !characters.contains(&c) {
+                characters.push(c);
+            }
+        };
+        match wanted {
+            Value::Str(text) => text.chars().for_each(&mut push_char),
+            other => other.to_python().chars().for_each(&mut push_char),
+        }
+        for literal in literals {
+            if let Value::Str(text) = literal {
+                text.chars().for_each(&mut push_char);
+            }
+        }
+        "a1 ".chars().for_each(&mut push_char);
+        characters.truncate(MAX_CHOICES);
+        let mut items: Vec<Value> = Vec::new();
+        let mut push_item = |value: Value| {
+            if !items.contains(&value) {
+                items.push(value);
+            }
+        };
+        match wanted {
+            Value::List(values) | Value::Tuple(values) | Value::Set(values) => {
+                values.iter().cloned().for_each(&mut push_item)
+            }
+            Value::Str(_) => wanted
+                .elements()
+                .into_iter()
+                .take(5)
+                .for_each(&mut push_item),
+            _ => {}
+        }
+        for literal in literals {
+            if matches!(literal, Value::Int(_) | Value::Str(_)) {
+                push_item(literal.clone());
+            }
+        }
+        for filler in [Value::Int(0), Value::Int(1), Value::Str("a".into())] {
+            push_item(filler);
+        }
+        let strings = literals
+            .iter()
+            .filter_map(|literal| match literal {
+                Value::Str(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        let numbers = literals
+            .iter()
+            .filter_map(|literal| match literal {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        Ingredients {
+            characters,
+            items,
+            strings,
+            numbers,
+            wanted: wanted.clone(),
+        }
+    }
+}
+
+/// Edits of `value` (one argument of a candidate), the ones that move its
+/// length the way the run's `actual` output needs first: when the output
+/// came out shorter than wanted, insertions; longer, deletions; else
+/// changes in place.
+pub fn edits(value: &Value, actual: Option<&Value>, ingredients: &Ingredients) -> Vec<Value> {
+    let mut edits = raw_edits(value, ingredients, &mut Vec::new());
+    let wanted_len = ingredients.wanted.len();
+    // The output's length is a guide only when it has the wanted type.
+    let need = match (actual, wanted_len) {
+        (Some(actual), Some(wanted)) if actual.kind() == ingredients.wanted.kind() => {
+            actual.len().map(|actual| wanted as i64 - actual as i64)
+        }
+        _ => None,
+    };
+    let base_len = value.len().map(|n| n as i64);
+    if let (Some(need), Some(base)) = (need, base_len) {
+        // A stable sort: within each class the order above is kept.
+        edits.sort_by_key(|edit| {
+            let got = edit.len().map_or(0, |n| n as i64) - base;
+            let agrees = (need > 0 && got > 0) || (need < 0 && got < 0) || (need == 0 && got == 0);
+            u8::from(!agrees)
+        });
+    } else if let (Value::Int(base), Some(Value::Int(_)), Value::Int(_)) =
+        (value, actual, &ingredients.wanted)
+    {
+        // Small steps first when a number gives a number.
+        edits.sort_by_key(|edit| match edit {
+            Value::Int(n) => u8::from(n.abs_diff(*base) > 2),
+            _ => 1,
+        });
+    }
+    let mut unique: Vec<Value> = Vec::new();
+    for edit in edits {
+        if &edit != value && !unique.contains(&edit) {
+            unique.push(edit);
+        }
+    }
+    unique
+}
+
+fn raw_edits(value: &Value, ingredients: &Ingredients, out: &mut Vec<Value>) -> Vec<Value> {
+    match value {
+        Value::Str(text) => {
+            let chars: Vec<char> = text.chars().collect();
+            let text_of = |chars: &[char]| Value::Str(chars.iter().collect());
+            for i in 0..chars.len() {
+                let mut edited = chars.clone();
+                edited.remove(i);
+                out.push(text_of(&edited));
+            }
+            for i in 0..=chars.len() {
+                for &c in &ingredients.characters {
+                    let mut edited = chars.clone();
+                    edited.insert(i, c);
+                    out.push(text_of(&edited));
+                }
+            }
+            for i in 0..chars.len() {
+                for &c in &ingredients.characters {
+                    if c != chars[i] {
+                        let mut edited = chars.clone();
+                        edited[i] = c;
+                        out.push(text_of(&edited));
+                    }
+                }
+                let swapped = swap_case(chars[i]);
+                if swapped != chars[i] {
+                    let mut edited = chars.clone();
+                    edited[i] = swapped;
+                    out.push(text_of(&edited));
+                }
+            }
+            for i in 0..chars.len().saturating_sub(1) {
+                let mut edited = chars.clone();
+                edited.swap(i, i + 1);
+                out.push(text_of(&edited));
+            }
+            out.push(Value::Str(text.repeat(2)));
+            out.push(Value::Str(chars.iter().rev().collect()));
+            out.push(Value::Str(text.to_uppercase()));
+            out.push(Value::Str(text.to_lowercase()));
+            out.push(Value::Str(chars.iter().map(|&c| swap_case(c)).collect()));
+            for literal in &ingredients.strings {
+                out.push(Value::Str(format!("{text}{literal}")));
+                out.push(Value::Str(format!("{literal}{text}")));
+            }
+        }
+        Value::Bool(b) => out.push(Value::Bool(!b)),
+        Value::Int(n) => {
+            let n = *n;
+            for edited in [
+                n.saturating_add(1),
+                n.saturating_sub(1),
+                n.saturating_neg(),
+                n.saturating_mul(2),
+                n / 2,
+                0,
+                1,
+                n.saturating_add(2),
+                n.saturating_sub(2),
+                n.saturating_mul(10),
+            ] {
+                out.push(Value::Int(edited));
+            }
+            match &ingredients.wanted {
+                Value::Int(t) => {
+                    for edited in [
+                        *t,
+                        t.saturating_add(1),
+                        t.saturating_sub(1),
+                        t.saturating_mul(2),
+                    ] {
+                        out.push(Value::Int(edited));
+                    }
+                }
+                wanted => {
+                    if let Some(len) = wanted.len() {
+                        let len = len as i128;
+                        for edited in [len, len + 1, len - 1] {
+                            out.push(Value::Int(edited));
+                        }
+                    }
+                }
+            }
+            out.extend(ingredients.numbers.iter().map(|&n| Value::Int(n)));
+        }
+        Value::Float(x) => {
+            for edited in [x + 1.0, x - 1.0, -x, x * 2.0, x / 2.0, 0.0, x.round()] {
+                out.push(Value::Float(edited));
+            }
+        }
+        Value::List(items) => sequence_edits(items, ingredients, out, Value::List),
+        Value::Tuple(items) => sequence_edits(items, ingredients, out, Value::Tuple),
+        Value::Dict(pairs) => {
+            out.push(Value::Dict(Vec::new()));
+            for i in 0..pairs.len() {
+                let mut edited = pairs.clone();
+                edited.remove(i);
+                out.push(Value::Dict(edited));
+            }
+            if let Value::Dict(wanted) = &ingredients.wanted {
+                for (key, item) in wanted {
+                    let mut edited = pairs.clone();
+                    match edited.iter_mut().find(|(k, _)| k == key) {
+                        Some(pair) => pair.1 = item.clone(),
+                        None => edited.push((key.clone(), item.clone())),
+                    }
+                    out.push(Value::Dict(edited));
+                }
+            }
+        }
+        Value::None | Value::Set(_) | Value::Bytes(_) => {}
+    }
+    std::mem::take(out)
+}
+
+fn sequence_edits(
+    items: &[Value],
+    ingredients: &Ingredients,
+    out: &mut Vec<Value>,
+    make: fn(Vec<Value>) -> Value,
+) {
+    let mut choices: Vec<Value> = Vec::new();
+    for choice in ingredients
+        .items
+        .iter()
+        .take(MAX_CHOICES)
+        .chain(items.iter())
+        .cloned()
+    {
+        if !choices.contains(&choice) {
+            choices.push(choice);
+        }
+    }
+    choices.truncate(MAX_CHOICES + 2);
+    for i in 0..items.len() {
+        let mut edited = items.to_vec();
+        edited.remove(i);
+        out.push(make(edited));
+    }
+    for i in 0..=items.len() {
+        for choice in &choices {
+            let mut edited = items.to_vec();
+            edited.insert(i, choice.clone());
+            out.push(make(edited));
+        }
+    }
+    for i in 0..items.len() {
+        for choice in &choices {
+            if choice != &items[i] {
+                let mut edited = items.to_vec();
+                edited[i] = choice.clone();
+                out.push(make(edited));
+            }
+        }
+    }
+    for i in 0..items.len().saturating_sub(1) {
+        let mut edited = items.to_vec();
+        edited.swap(i, i + 1);
+        out.push(make(edited));
+    }
+    out.push(make(items.iter().rev().cloned().collect()));
+    let mut sorted = items.to_vec();
+    sorted.sort_by_key(Value::to_python);
+    out.push(make(sorted));
+}
+
+fn swap_case(c: char) -> char {
+    if c.is_lowercase() {
+        c.to_uppercase().next().unwrap_or(c)
+    } else if c.is_uppercase() {
+        c.to_lowercase().next().unwrap_or(c)
+    } else {
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_round_trip_through_python_text() {
+        for text in [
+            "None",
+            "[1, -2, 3.5, 'a', \"it's\"]",
+            "{'k': (1,), 2: [True, False]}",
+            "(1, 2)",
+            "()",
+            "set()",
+            "{1, 2}",
+            "'a\\nb\\\\'",
+            "b'x\\x00'",
+        ] {
+            let value = parse_literal(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(value.to_python(), text, "{text}");
+        }
+        assert_eq!(parse_literal("(1)"), Ok(Value::Int(1)));
+        assert_eq!(parse_literal("'a' 'b'"), Ok(Value::Str("ab".into())));
+        assert_eq!(parse_literal("1_000"), Ok(Value::Int(1000)));
+        assert_eq!(parse_literal("1e3"), Ok(Value::Float(1000.0)));
+        assert_eq!(parse_literal("'\\u00e9'"), Ok(Value::Str("é".into())));
+    }
+
+    #[test]
+    fn what_is_not_a_literal_says_why_and_where() {
+        for bad in ["abc", "[1, 2", "'open", "f(1)", "1 2", "", "{1: }", "-'a'"] {
+            let error = parse_literal(bad).expect_err(bad);
+            assert!(!error.message.is_empty(), "{bad}");
+        }
+        assert!(parse_literal("abc")
+            .unwrap_err()
+            .message
+            .contains("strings need quotes"));
+        let deep = "[".repeat(1000);
+        assert!(parse_literal(&deep).is_err());
+    }
+
+    #[test]
+    fn arguments_are_a_tuple_of_literals() {
+        assert_eq!(
+            parse_arguments("1, 'a,b', [2]"),
+            Ok(vec![
+                Value::Int(1),
+                Value::Str("a,b".into()),
+                Value::List(vec![Value::Int(2)])
+            ])
+        );
+        assert_eq!(
+            parse_arguments("(1, )"),
+            Ok(vec![Value::Tuple(vec![Value::Int(1)])])
+        );
+        assert!(parse_arguments("x=1").is_err());
+    }
+
+    #[test]
+    fn distance_is_zero_only_when_equal_and_grows_with_edits() {
+        let wanted = parse_literal("'abcd'").unwrap();
+        let near = parse_literal("'abd'").unwrap();
+        let far = parse_literal("'x'").unwrap();
+        assert_eq!(distance(&wanted, &wanted), 0.0);
+        assert!(distance(&near, &wanted) < distance(&far, &wanted));
+        assert!(
+            distance(&Value::Int(3), &Value::Int(4)) < distance(&Value::Int(9), &Value::Int(4))
+        );
+        assert!(distance(&Value::Int(4), &wanted) > distance(&far, &wanted));
+    }
+
+    #[test]
+    fn edits_move_the_length_the_way_the_output_needs() {
+        let ingredients = Ingredients::new(&parse_literal("'abc'").unwrap(), &[]);
+        let value = Value::Str("ab".into());
+        let shorter_output = Value::Str("a".into());
+        let edits = edits(&value, Some(&shorter_output), &ingredients);
+        assert_eq!(edits[0].len(), Some(3), "{edits:?}");
+        let longer_output = Value::Str("abcdef".into());
+        let edits = super::edits(&value, Some(&longer_output), &ingredients);
+        assert_eq!(edits[0].len(), Some(1), "{edits:?}");
+        assert!(!edits.contains(&value));
+    }
+}
