@@ -179,7 +179,7 @@ impl Engine {
             .unwrap_or_else(|poison| poison.into_inner());
         let config = TracerConfig {
             python: python.into(),
-            ..TracerConfig::default()
+            ..tracer.config().clone()
         };
         *tracer = Arc::new(TracerDebugger::new(config));
     }
