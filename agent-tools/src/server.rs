@@ -72,7 +72,9 @@ impl NdbServer {
     }
 
     /// Ask the client for its roots when they may have changed and it
-    /// declares them; paths must then lie inside them.
+    /// declares them; paths must then lie inside them. (Roots are
+    /// deprecated by SEP-2577, but they are what clients declare today.)
+    #[allow(deprecated)]
     async fn refresh_roots(&self, peer: &Peer<RoleServer>) {
         if !self.roots_stale.swap(false, Ordering::SeqCst) {
             return;
@@ -83,11 +85,7 @@ impl NdbServer {
         if !declares_roots {
             return;
         }
-        // Roots are deprecated by SEP-2577 in favour of per-request
-        // context, but they are what clients declare today.
-        #[allow(deprecated)]
-        let listing = peer.list_roots();
-        match tokio::time::timeout(ROOTS_TIMEOUT, listing).await {
+        match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
             Ok(Ok(listed)) => {
                 let paths = self.tools.paths();
                 paths.set_client_roots(listed.roots.iter().map(|root| root.uri.as_str()));

@@ -7,33 +7,19 @@
 //! allowed directories is ever read. Seeded SplitMix64.
 //!
 //! A short run is part of the tests. The long run (docs/fuzzing.md):
-//! `NDB_FUZZ_CALLS=100000 nice -n 19 cargo test --workspace -j 1 --test fuzz -- --nocapture`
+//! `NDB_FUZZ_CALLS=20000 nice -n 19 cargo test --workspace -j 1 --test fuzz -- --nocapture`
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use ndb_agent_tools::wire::{check, Checked};
 use ndb_agent_tools::{catalog, ServerConfig, ToolCall, Tools};
-use ndb_grammar::{Action, SplitMix64};
-use ndb_inference::debugger::{Cancel, DebugError, Debugger, Session, State};
+use ndb_grammar::SplitMix64;
+use ndb_inference::debugger::{Cancel, TracerDebugger};
+use ndb_inference::tracer::TracerConfig;
 use serde_json::{json, Value};
 
-const SHORT_RUN: usize = 3_000;
-
-/// A model that answers nothing: the fuzz is about the tools.
-struct Silent;
-
-impl Debugger for Silent {
-    fn name(&self) -> String {
-        "silent".to_string()
-    }
-    fn start(&self, _: &str, _: &str, _: &Cancel) -> Result<State, DebugError> {
-        Err(DebugError::Model("the fuzz model answers nothing".into()))
-    }
-    fn next(&self, _: &Session, _: Action, _: &Cancel) -> Result<State, DebugError> {
-        Err(DebugError::Model("the fuzz model answers nothing".into()))
-    }
-}
+const SHORT_RUN: usize = 600;
 
 struct Random(SplitMix64);
 
@@ -67,7 +53,8 @@ impl Random {
         ];
         let mut text = String::new();
         for _ in 0..self.below(12) {
-            text.push_str(self.pick(PIECES));
+            let piece: &str = *self.pick(PIECES);
+            text.push_str(piece);
         }
         if self.below(100) == 0 {
             text.push_str(&"x = 1\n".repeat(100_000));
@@ -81,6 +68,8 @@ impl Random {
             "/etc/passwd".to_string(),
             "../../../../etc/hostname".to_string(),
             "tests/fixtures".to_string(),
+            "tests/fixtures/stats.py".to_string(),
+            "tests/fixtures/./shapes.py".to_string(),
             "Cargo.toml".to_string(),
             "/nonexistent/x.py".to_string(),
             String::new(),
@@ -98,6 +87,113 @@ impl Random {
             _ => json!({"nested": self.value(depth + 1)}),
         }
     }
+}
+
+/// Python the calls name: mostly a small valid file, sometimes not.
+const SOURCES: &[&str] = &[
+    "def f(x):\n    y = [x] * 2\n    return y\n",
+    "def f(x, k=1):\n    total = 0\n    for i in range(3):\n        total += i * k\n    return total + x\n",
+    "def f(x):\n    raise ValueError(x)\n",
+    "def f(:\n",
+    "x = 1\n",
+];
+
+/// Arguments for `tool`: mostly the names it takes with values of the
+/// right type (so calls get past parsing), sometimes wrong types, unknown
+/// names or nothing at all.
+fn arguments_for(random: &mut Random, tool: &str, outside: &str, link: &str) -> Value {
+    if random.below(25) == 0 {
+        return random.value(0);
+    }
+    let mut arguments = serde_json::Map::new();
+    let takes_source = !matches!(tool, "step" | "get_state" | "end_session");
+    if takes_source && random.below(10) < 9 {
+        if random.below(2) == 0 {
+            arguments.insert("source".into(), json!(*random.pick(SOURCES)));
+        } else {
+            arguments.insert("path".into(), json!(random.path(outside, link)));
+        }
+    }
+    let mut put = |key: &str, value: Value| {
+        arguments.insert(key.to_string(), value);
+    };
+    let entry = json!(*random.pick(&[
+        "f(1)",
+        "f(2, k=3)",
+        "clamp(15, 0, 10)",
+        "fib(4)",
+        "f(",
+        "g()",
+        "f([1, 'é'])",
+        "__import__('os').getcwd()"
+    ]));
+    let session_id = json!(*random.pick(&["s1", "s2", "s3", "s999", ""]));
+    let action = json!(*random.pick(&[
+        "step_over",
+        "step_into",
+        "step_return",
+        "breakpoint",
+        "continue",
+        "inv_step_over",
+        "jump",
+        ""
+    ]));
+    let line = json!(*random.pick(&[1i64, 2, 3, 0, -1, 99_999]));
+    match tool {
+        "start_session" | "predict_at_line" | "run_trace" => {
+            put("entry_call", entry);
+            if tool == "predict_at_line" {
+                put("line", line);
+            }
+            if tool == "run_trace" {
+                put("actions", json!(["step_over", "breakpoint:3", "continue"]));
+            }
+        }
+        "step" => {
+            put("session_id", session_id);
+            put("action", action);
+            put("line", line);
+        }
+        "get_state" | "end_session" => put("session_id", session_id),
+        "predict_output" | "suggest_inputs" => {
+            put(
+                "function",
+                json!(*random.pick(&["f", "clamp", "fib", "g", ""])),
+            );
+            put(
+                if tool == "predict_output" {
+                    "input"
+                } else {
+                    "output"
+                },
+                json!(*random.pick(&["1", "[1, 2]", "(", "'x'"])),
+            );
+        }
+        "check_prediction" => {
+            if random.below(2) == 0 {
+                put("session_id", session_id);
+            } else {
+                put("entry_call", entry);
+                put("output", json!(*random.pick(&["[1, 1]", "3", "None"])));
+            }
+        }
+        _ => {}
+    }
+    if random.below(8) == 0 {
+        let key = *random.pick(&[
+            "names",
+            "all_locals",
+            "samples",
+            "k",
+            "verify",
+            "mode",
+            "bogus",
+            "line",
+        ]);
+        let value = random.value(0);
+        arguments.insert(key.to_string(), value);
+    }
+    Value::Object(arguments)
 }
 
 #[test]
@@ -129,33 +225,22 @@ fn tool_calls_with_random_arguments_never_panic_or_escape_the_roots() {
         link_path.display().to_string(),
     );
 
+    // The real tracer answers predictions (so sessions start and step),
+    // and running code is allowed: the calls reach every path of the core.
+    let tracer = TracerConfig {
+        time_limit: std::time::Duration::from_secs(2),
+        ..TracerConfig::default()
+    };
     let tools = Tools::with_debugger(
         ServerConfig {
             max_sessions: 4,
+            allow_run: true,
+            tracer: tracer.clone(),
             ..ServerConfig::default()
         },
-        Arc::new(Silent),
+        Arc::new(TracerDebugger::new(tracer)),
     );
     let names: Vec<&str> = catalog::TOOL_NAMES.to_vec();
-    const KEYS: &[&str] = &[
-        "source",
-        "path",
-        "entry_call",
-        "function",
-        "input",
-        "output",
-        "session_id",
-        "action",
-        "line",
-        "names",
-        "all_locals",
-        "mode",
-        "samples",
-        "k",
-        "verify",
-        "actions",
-        "bogus",
-    ];
     let mut random = Random(SplitMix64::new(seed));
     let started = Instant::now();
     let (mut ok, mut errors, mut refused_paths) = (0usize, 0usize, 0usize);
@@ -165,27 +250,7 @@ fn tool_calls_with_random_arguments_never_panic_or_escape_the_roots() {
         } else {
             *random.pick(&names)
         };
-        let mut arguments = serde_json::Map::new();
-        for _ in 0..random.below(6) {
-            let key = *random.pick(KEYS);
-            let value = match key {
-                "path" => json!(random.path(&outside_text, &link_text)),
-                "action" => {
-                    json!(*random.pick(&["step_over", "breakpoint", "jump", "inv_step_into", ""]))
-                }
-                "session_id" => json!(*random.pick(&["s1", "s2", "s999", ""])),
-                "entry_call" => {
-                    json!(*random.pick(&["f(1)", "f(", "g()", "__import__('os').system('x')"]))
-                }
-                _ => random.value(0),
-            };
-            arguments.insert(key.to_string(), value);
-        }
-        let arguments = if random.below(30) == 0 {
-            random.value(0)
-        } else {
-            Value::Object(arguments)
-        };
+        let arguments = arguments_for(&mut random, name, &outside_text, &link_text);
         let shown = arguments.to_string();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             ToolCall::parse(name, arguments).and_then(|call| tools.call(call, &Cancel::new()))

@@ -89,7 +89,8 @@ impl Random {
         ];
         let mut text = String::new();
         for _ in 0..self.below(30) {
-            text.push_str(self.pick(PIECES));
+            let piece: &str = *self.pick(PIECES);
+            text.push_str(piece);
         }
         if self.chance(2) {
             text.push_str(&"x = 1\n".repeat(20_000));
