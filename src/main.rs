@@ -14,7 +14,7 @@ use ndb_inference::debugger::{run_actions, Cancel, Debugger, Session, TracerDebu
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::suggest;
-use ndb_inference::tracer::{trace_file, TracerConfig};
+use ndb_inference::tracer::{trace_file, SandboxPolicy, SandboxReport, TracerConfig};
 
 mod data;
 mod eval;
@@ -135,6 +135,10 @@ enum Command {
         /// Python that runs code when the user allows it.
         #[arg(long, default_value = "python3")]
         python: PathBuf,
+        /// Refuse to run code when the kernel cannot enforce every sandbox
+        /// rule (see docs/sandbox.md).
+        #[arg(long)]
+        require_sandbox: bool,
     },
     /// Make training data: `ndb data generate --out DIR --programs N
     /// --workers J --seed S` (see inference/training/README.md).
@@ -215,6 +219,10 @@ struct AgentArgs {
     /// Seconds a session may stay unused before it is closed.
     #[arg(long, default_value_t = 600.0)]
     idle_timeout: f64,
+    /// Also let `path` arguments name files under DIR (by default they must
+    /// lie in the client's MCP roots, else the working directory).
+    #[arg(long = "allow-path", value_name = "DIR")]
+    allow_paths: Vec<PathBuf>,
 }
 
 impl AgentArgs {
@@ -233,6 +241,7 @@ impl AgentArgs {
                 Backend::Model => ndb_agent_tools::Backend::Model,
                 Backend::Trace => ndb_agent_tools::Backend::Trace,
             },
+            allow_paths: self.allow_paths.clone(),
         })
     }
 }
@@ -337,6 +346,10 @@ struct TracerArgs {
     /// Keep at most this many KiB of what the program prints.
     #[arg(long, default_value_t = 64)]
     max_output_kb: usize,
+    /// Refuse to run code when the kernel cannot enforce every sandbox rule
+    /// (see docs/sandbox.md).
+    #[arg(long)]
+    require_sandbox: bool,
 }
 
 impl TracerArgs {
@@ -350,8 +363,17 @@ impl TracerArgs {
             time_limit: Duration::from_secs_f64(self.time_limit),
             memory_limit_bytes: self.memory_limit_mb.saturating_mul(1024 * 1024),
             max_stdout_bytes: self.max_output_kb.saturating_mul(1024),
+            sandbox: sandbox_policy(self.require_sandbox),
             ..TracerConfig::default()
         })
+    }
+}
+
+fn sandbox_policy(required: bool) -> SandboxPolicy {
+    if required {
+        SandboxPolicy::Required
+    } else {
+        SandboxPolicy::BestEffort
     }
 }
 
@@ -367,10 +389,16 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    if let Command::Lsp { model, python } = &cli.command {
+    if let Command::Lsp {
+        model,
+        python,
+        require_sandbox,
+    } = &cli.command
+    {
         // The server reserves stdout for the protocol itself.
         let tracer = TracerConfig {
             python: python.clone(),
+            sandbox: sandbox_policy(*require_sandbox),
             ..TracerConfig::default()
         };
         let model = model.spec(1, tracer.clone())?;
@@ -423,6 +451,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             let mut object = state_to_json(tree.view(Cursor::Exit).as_ref());
             object["reason"] = tree.trace().exit.reason.clone().into();
             object["stdout"] = tree.trace().stdout.clone().into();
+            object["sandbox"] = SandboxReport::current().summary().into();
             writeln!(out, "{object}")?;
         }
         Command::Trace {
@@ -648,6 +677,10 @@ fn record(file: &std::path::Path, call: &str, limits: &TracerArgs) -> Result<Sta
             "ndb: the run ended {}: {reason}",
             trace.exit.status.as_str()
         );
+    }
+    let sandbox = SandboxReport::current();
+    if !sandbox.is_complete() {
+        eprintln!("ndb: the code ran {sandbox}");
     }
     Ok(StateTree::new(trace))
 }

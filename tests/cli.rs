@@ -230,3 +230,79 @@ fn trace_in_the_text_language_is_the_run_stepped_into() {
         "text",
     ]));
 }
+
+/// The exit line of `ndb trace` (its last line), as JSON.
+fn exit_line(output: &Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|_| panic!("not JSON: {stdout}"))
+}
+
+#[test]
+fn code_runs_sandboxed_without_the_users_secrets() {
+    let output = Command::new(env!("CARGO_BIN_EXE_ndb"))
+        .args(["trace", &fixture("hostile.py"), "--call"])
+        .arg("environment('GITHUB_TOKEN', 'NDB_PLAIN')")
+        .env("GITHUB_TOKEN", "ghp_must_not_leak")
+        .env("NDB_PLAIN", "kept")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("ndb runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let exit = exit_line(&output);
+    assert_eq!(exit["value"], "(None, 'kept')", "{exit}");
+    assert_eq!(exit["sandbox"], "sandboxed", "{exit}");
+}
+
+#[test]
+fn a_kernel_without_a_rule_is_reported_and_can_be_refused() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let call = format!("connect({port})");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ndb"))
+            .args(["trace", &fixture("hostile.py"), "--call", &call])
+            .args(extra)
+            .env("NDB_SANDBOX_ABI", "3")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("ndb runs")
+    };
+    // As on a kernel with Landlock ABI 3: no network rule, and it says so.
+    let partial = run(&[]);
+    assert!(
+        partial.status.success(),
+        "{}",
+        String::from_utf8_lossy(&partial.stderr)
+    );
+    let exit = exit_line(&partial);
+    assert_eq!(
+        exit["value"], "'connected'",
+        "the network rule was really not applied: {exit}"
+    );
+    let sandbox = exit["sandbox"].as_str().unwrap_or_default();
+    assert!(
+        sandbox.starts_with("partly sandboxed: the kernel (Landlock ABI 3) lacks network"),
+        "{sandbox}"
+    );
+    assert!(String::from_utf8_lossy(&partial.stderr).contains("partly sandboxed"));
+    listener.accept().expect("the connection arrived");
+
+    // --require-sandbox refuses to run at all.
+    listener.set_nonblocking(true).unwrap();
+    let refused = run(&["--require-sandbox"]);
+    assert!(!refused.status.success());
+    assert!(refused.stdout.is_empty());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("refusing to run the code: it would be partly sandboxed")
+            && message.contains("network"),
+        "{message}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(listener.accept().is_err(), "the refused program ran");
+}

@@ -15,6 +15,13 @@ pub enum ToolError {
     /// have what the call names (a function, a line).
     #[error("{0}")]
     Source(String),
+    /// A `path` argument outside the directories the server may read.
+    #[error("`{path}` is outside the directories this server may read{}: {allowed}. They are the client's MCP roots, else the server's working directory; the server's user can add one with `ndb mcp --allow-path DIR`", link_note(.resolved))]
+    PathOutsideRoots {
+        path: String,
+        resolved: Option<String>,
+        allowed: String,
+    },
     /// Unknown, ended, expired or evicted session.
     #[error("{0}")]
     Session(String),
@@ -29,6 +36,14 @@ pub enum ToolError {
     /// A bug: a panic inside the tool, caught at the request boundary.
     #[error("internal error (the server keeps serving): {0}")]
     Internal(String),
+}
+
+/// ` (it is a symbolic link that leads to `...`)` when it is one.
+fn link_note(resolved: &Option<String>) -> String {
+    resolved
+        .as_ref()
+        .map(|target| format!(" (it is a symbolic link that leads to `{target}`)"))
+        .unwrap_or_default()
 }
 
 /// The longest error message an agent is sent (a model's cut-off answer
@@ -47,6 +62,7 @@ impl ToolError {
             ToolError::UnknownTool { .. } => "unknown_tool",
             ToolError::InvalidArguments { .. } => "invalid_arguments",
             ToolError::Source(_) => "source",
+            ToolError::PathOutsideRoots { .. } => "path_outside_roots",
             ToolError::Session(_) => "session",
             ToolError::RunNotAllowed { .. } => "run_not_allowed",
             ToolError::Model(_) => "model",

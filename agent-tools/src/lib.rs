@@ -23,10 +23,12 @@ pub mod error;
 pub mod output;
 pub mod python;
 pub mod render;
+pub mod roots;
 pub mod server;
 pub mod sessions;
 pub mod tools;
 pub mod view;
+pub mod wire;
 
 pub use error::ToolError;
 pub use tools::{ToolCall, ToolOutput, Tools};
@@ -58,6 +60,9 @@ pub struct ServerConfig {
     pub idle_timeout: Duration,
     /// Where predictions come from (the model unless asked otherwise).
     pub backend: Backend,
+    /// Directories `path` arguments may name besides the client's roots
+    /// (or the working directory): `--allow-path`.
+    pub allow_paths: Vec<std::path::PathBuf>,
 }
 
 impl Default for ServerConfig {
@@ -69,6 +74,7 @@ impl Default for ServerConfig {
             max_sessions: 16,
             idle_timeout: Duration::from_secs(600),
             backend: Backend::Model,
+            allow_paths: Vec::new(),
         }
     }
 }
@@ -81,6 +87,12 @@ impl ServerConfig {
                 "the trace backend runs your code to answer predictions; it needs --allow-run"
                     .into(),
             );
+        }
+        if let Some(missing) = self.allow_paths.iter().find(|path| !path.is_dir()) {
+            return Err(format!(
+                "--allow-path {}: not a directory",
+                missing.display()
+            ));
         }
         if self.max_sessions == 0 {
             return Err("at least one session must be allowed".into());

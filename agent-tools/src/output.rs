@@ -210,6 +210,9 @@ pub struct RunTraceOut {
     pub start: StateOut,
     /// The state after each requested action.
     pub steps: Vec<TracedStepOut>,
+    /// How the code was confined: `sandboxed`, or which rules the kernel
+    /// lacked (docs/sandbox.md).
+    pub sandbox: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -233,4 +236,7 @@ pub struct CheckPredictionOut {
     pub real_value: Option<String>,
     /// For an output check: normal, error or never.
     pub real_status: Option<String>,
+    /// How the code was confined: `sandboxed`, or which rules the kernel
+    /// lacked (docs/sandbox.md).
+    pub sandbox: String,
 }

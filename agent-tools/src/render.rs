@@ -214,8 +214,8 @@ pub fn render(output: &ToolOutput) -> String {
         ToolOutput::RunTrace(result) => {
             let _ = write!(
                 out,
-                "{} ran for real: exit {}",
-                result.entry_call, result.status
+                "{} ran for real ({}): exit {}",
+                result.entry_call, result.sandbox, result.status
             );
             if let Some(value) = &result.value {
                 let _ = write!(out, " -> {value}");
@@ -233,7 +233,11 @@ pub fn render(output: &ToolOutput) -> String {
             }
         }
         ToolOutput::CheckPrediction(result) => {
-            let _ = write!(out, "{} ({} checked)", result.verdict, result.checked);
+            let _ = write!(
+                out,
+                "{} ({} checked, ran {})",
+                result.verdict, result.checked, result.sandbox
+            );
             if let Some(status) = &result.real_status {
                 let _ = write!(
                     out,

@@ -5,6 +5,7 @@
 //! `isError: true`, so the agent reads the message and the server keeps
 //! serving. stdout carries only protocol messages; logs go to stderr.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,7 @@ use rmcp::model::{
     InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, Tool,
     ToolAnnotations,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
@@ -34,9 +35,15 @@ treat a \"guess\" as unverified. run_trace and check_prediction run the code for
 /// Limits the threads that run tool calls; further calls wait their turn.
 const MAX_CONCURRENT_CALLS: usize = 8;
 
+/// How long the client is given to answer `roots/list`.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(10);
+
 pub struct NdbServer {
     tools: Arc<Tools>,
     tools_list: Vec<Tool>,
+    /// The client's roots must be asked for (again) before the next call
+    /// that reads a path: at the start and after `roots/list_changed`.
+    roots_stale: AtomicBool,
 }
 
 fn mcp_tool(spec: ToolSpec) -> Tool {
@@ -57,7 +64,49 @@ impl NdbServer {
             .into_iter()
             .map(mcp_tool)
             .collect();
-        NdbServer { tools, tools_list }
+        NdbServer {
+            tools,
+            tools_list,
+            roots_stale: AtomicBool::new(true),
+        }
+    }
+
+    /// Ask the client for its roots when they may have changed and it
+    /// declares them; paths must then lie inside them. (Roots are
+    /// deprecated by SEP-2577, but they are what clients declare today.)
+    #[allow(deprecated)]
+    async fn refresh_roots(&self, peer: &Peer<RoleServer>) {
+        if !self.roots_stale.swap(false, Ordering::SeqCst) {
+            return;
+        }
+        let declares_roots = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        if !declares_roots {
+            return;
+        }
+        match tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await {
+            Ok(Ok(listed)) => {
+                let paths = self.tools.paths();
+                paths.set_client_roots(listed.roots.iter().map(|root| root.uri.as_str()));
+                let allowed: Vec<String> = paths
+                    .allowed()
+                    .iter()
+                    .map(|path| path.display().to_string())
+                    .collect();
+                eprintln!("ndb mcp: paths may lie in {}", allowed.join(", "));
+            }
+            Ok(Err(error)) => {
+                self.roots_stale.store(true, Ordering::SeqCst);
+                eprintln!(
+                    "ndb mcp: roots/list failed ({error}); paths stay where they were allowed"
+                );
+            }
+            Err(_) => {
+                self.roots_stale.store(true, Ordering::SeqCst);
+                eprintln!("ndb mcp: the client did not answer roots/list within {ROOTS_TIMEOUT:?}");
+            }
+        }
     }
 }
 
@@ -128,6 +177,10 @@ impl ServerHandler for NdbServer {
             .with_instructions(INSTRUCTIONS)
     }
 
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        self.roots_stale.store(true, Ordering::SeqCst);
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -144,6 +197,9 @@ impl ServerHandler for NdbServer {
         let started = Instant::now();
         let name = request.name.to_string();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
+        if arguments.get("path").is_some() {
+            self.refresh_roots(&context.peer).await;
+        }
         let cancelled = context.ct.clone();
         let result = call_in_background(self.tools.clone(), &name, arguments, async move {
             cancelled.cancelled().await
@@ -177,12 +233,20 @@ pub fn run(config: ServerConfig, protocol_out: std::fs::File) -> anyhow::Result<
     let tools = Arc::new(Tools::new(config));
     let result = runtime.block_on(async move {
         let server = NdbServer::new(tools);
-        let service = server
-            .serve((tokio::io::stdin(), tokio::fs::File::from_std(protocol_out)))
-            .await
-            .context("the MCP handshake failed")?;
-        service.waiting().await.context("the MCP service stopped")?;
-        anyhow::Ok(())
+        // Our own line check in front of rmcp: non-JSON gets -32700 (see `wire`).
+        let (guard, input, output) =
+            crate::wire::Guard::start(tokio::io::stdin(), tokio::fs::File::from_std(protocol_out));
+        let served = async {
+            let service = server
+                .serve((input, output))
+                .await
+                .context("the MCP handshake failed")?;
+            service.waiting().await.context("the MCP service stopped")?;
+            anyhow::Ok(())
+        }
+        .await;
+        guard.finish().await;
+        served
     });
     // Calls still running on blocking threads (a model generation) are not
     // awaited: the client is gone.

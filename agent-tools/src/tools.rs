@@ -13,6 +13,7 @@ use ndb_inference::debugger::{
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
 use ndb_inference::suggest::{self, Seed, SuggestError};
+use ndb_inference::tracer::SandboxReport;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -21,6 +22,7 @@ use crate::catalog::TOOL_NAMES;
 use crate::error::ToolError;
 use crate::output::*;
 use crate::python::{callee_of, Function, PythonFile};
+use crate::roots::PathScope;
 use crate::sessions::Sessions;
 use crate::view::{bound_value, state_out, LocalsRequest};
 use crate::{Backend, ServerConfig};
@@ -139,6 +141,7 @@ pub struct Tools {
     predictor: Predictor,
     tracer: Arc<TracerDebugger>,
     sessions: Sessions,
+    paths: PathScope,
 }
 
 /// A source the tools read, with what tree-sitter found in it.
@@ -168,12 +171,19 @@ impl Tools {
 
     fn build(config: ServerConfig, predictor: Predictor, tracer: Arc<TracerDebugger>) -> Tools {
         let sessions = Sessions::new(config.max_sessions, config.idle_timeout);
+        let paths = PathScope::new(&config.allow_paths);
         Tools {
             config,
             predictor,
             tracer,
             sessions,
+            paths,
         }
+    }
+
+    /// The directories `path` arguments may name.
+    pub fn paths(&self) -> &PathScope {
+        &self.paths
     }
 
     pub fn config(&self) -> &ServerConfig {
@@ -284,9 +294,10 @@ impl Tools {
                 }
                 Ok(source.into())
             }
-            (None, Some(path)) => {
-                let path = Path::new(path);
-                let metadata = std::fs::metadata(path).map_err(|e| {
+            (None, Some(given)) => {
+                let resolved = self.paths.resolve(given)?;
+                let path = Path::new(given);
+                let metadata = std::fs::metadata(&resolved).map_err(|e| {
                     ToolError::Source(format!("cannot read `{}`: {e}", path.display()))
                 })?;
                 if !metadata.is_file() {
@@ -298,7 +309,7 @@ impl Tools {
                 if metadata.len() > MAX_SOURCE_BYTES as u64 {
                     return Err(too_big(metadata.len() as usize));
                 }
-                let bytes = std::fs::read(path).map_err(|e| {
+                let bytes = std::fs::read(&resolved).map_err(|e| {
                     ToolError::Source(format!("cannot read `{}`: {e}", path.display()))
                 })?;
                 let text = String::from_utf8(bytes).map_err(|_| {
@@ -760,6 +771,7 @@ impl Tools {
             events: trace.events.len() as u32,
             start: state_out(&session.start, None, &source.text, request),
             steps,
+            sandbox: SandboxReport::current().summary(),
         })
     }
 
@@ -798,6 +810,7 @@ impl Tools {
             first_difference: None,
             real_value: exit.value.clone(),
             real_status: Some(exit.status.as_str().to_string()),
+            sandbox: SandboxReport::current().summary(),
         })
     }
 
@@ -855,6 +868,7 @@ impl Tools {
             first_difference,
             real_value: None,
             real_status: None,
+            sandbox: SandboxReport::current().summary(),
         })
     }
 }

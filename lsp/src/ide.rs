@@ -427,7 +427,10 @@ fn provenance(engine: EngineKind, answerer: &str) -> String {
             format!("*Predicted by the neural debugger (model `{answerer}`); nothing was run.*")
         }
         EngineKind::Tracer => {
-            "*Real values: the code was run by the tracer (`allowRunningCode`).*".to_string()
+            format!(
+                "*Real values: the code was run by the tracer (`allowRunningCode`), {}.*",
+                ndb_inference::tracer::SandboxReport::current()
+            )
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod server;
 pub mod session;
 pub mod settings;
 pub mod syntax;
+pub mod wire;
 pub mod workspace;
 
 use std::sync::Arc;
@@ -66,7 +67,12 @@ pub fn run(config: LspConfig, protocol: std::fs::File) -> anyhow::Result<()> {
     runtime.block_on(async {
         let engine = Engine::new(config.model, config.tracer);
         let output = tokio::fs::File::from_std(protocol);
-        serve(tokio::io::stdin(), output, engine, true).await;
+        // Our own framing in front of the transport: a frame it cannot
+        // decode would end the server (see `wire`).
+        wire::guarded(tokio::io::stdin(), output, |input, output| {
+            serve(input, output, engine, true)
+        })
+        .await;
     });
     // Blocking threads still predicting must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));

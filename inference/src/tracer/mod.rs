@@ -22,6 +22,12 @@
 //! parses it, binds the entry call's literal arguments to the function's
 //! parameters and writes `ready` and one `binding` line (or an `error`), the
 //! state the first `call` event would have. [`crate::entry`] wraps it.
+//!
+//! Every run is confined by [`sandbox`] before the interpreter starts: a
+//! fresh working directory that is the only place it may write, no network,
+//! no new privileges, no secrets in its environment.
+
+pub mod sandbox;
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Read};
@@ -35,6 +41,8 @@ use std::time::{Duration, Instant};
 
 use ndb_grammar::{Event, EventKind, Exit, ExitStatus, Locals, Trace};
 use serde_json::{Map, Value};
+
+pub use sandbox::{SandboxPolicy, SandboxReport, SandboxRule};
 
 /// The text of the tracing script.
 pub const TRACER_SCRIPT: &str = include_str!("ndb_tracer.py");
@@ -74,6 +82,8 @@ pub struct TracerConfig {
     pub max_repr_chars: usize,
     /// Most items of one container shown.
     pub max_items: usize,
+    /// Whether a run goes ahead when the kernel lacks a sandbox rule.
+    pub sandbox: SandboxPolicy,
 }
 
 impl Default for TracerConfig {
@@ -87,6 +97,7 @@ impl Default for TracerConfig {
             max_protocol_bytes: 64 * 1024 * 1024,
             max_repr_chars: 200,
             max_items: 50,
+            sandbox: SandboxPolicy::BestEffort,
         }
     }
 }
@@ -111,8 +122,38 @@ pub enum TracerError {
     NoEvents { entry_call: String },
     #[error("malformed tracer output: {0}")]
     Protocol(String),
-    #[error("tracer I/O error: {0}")]
+
+    /// Also the sandbox's refusals and failures: the I/O error then holds a
+    /// [`sandbox::SandboxError`] ([`TracerError::sandbox_error`] finds it).
+    #[error("{}", describe_io_error(.0))]
     Io(#[from] io::Error),
+}
+
+impl TracerError {
+    /// The sandbox's refusal or failure behind this error, if that is what
+    /// it is (nothing ran then).
+    pub fn sandbox_error(&self) -> Option<&sandbox::SandboxError> {
+        match self {
+            TracerError::Io(error) => error.get_ref()?.downcast_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl From<sandbox::SandboxError> for TracerError {
+    fn from(error: sandbox::SandboxError) -> Self {
+        TracerError::Io(io::Error::new(io::ErrorKind::PermissionDenied, error))
+    }
+}
+
+fn describe_io_error(error: &io::Error) -> String {
+    match error
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<sandbox::SandboxError>())
+    {
+        Some(sandbox_error) => sandbox_error.to_string(),
+        None => format!("tracer I/O error: {error}"),
+    }
 }
 
 /// Record `entry_call` (such as `f([1, 2], k=3)`) evaluated in the module
@@ -140,7 +181,7 @@ pub fn trace_source(
     entry_call: &str,
     config: &TracerConfig,
 ) -> Result<Trace, TracerError> {
-    let directory = TempDirectory::create()?;
+    let directory = TempDirectory::create("ndb-trace")?;
     let path = directory.path.join(format!("{}.py", directory.module_stem));
     std::fs::write(&path, source)?;
     let outcome = run_tracer(&path, entry_call, config).map_err(|error| hide_path(error, &path))?;
@@ -307,7 +348,7 @@ pub(crate) fn bind_source(
     entry_call: &str,
     config: &TracerConfig,
 ) -> Result<BoundCall, TracerError> {
-    let directory = TempDirectory::create()?;
+    let directory = TempDirectory::create("ndb-trace")?;
     let path = directory.path.join(format!("{}.py", directory.module_stem));
     std::fs::write(&path, source)?;
     let (collected, ending, stderr) = run_script(&path, entry_call, config, Mode::Bind)
@@ -323,7 +364,19 @@ fn run_script(
     config: &TracerConfig,
     mode: Mode,
 ) -> Result<(Collected, Ending, String), TracerError> {
-    let mut command = Command::new(&config.python);
+    let report = SandboxReport::current();
+    if config.sandbox == SandboxPolicy::Required && !report.is_complete() {
+        return Err(sandbox::SandboxError::Refused(report.summary()).into());
+    }
+    // The child runs in a fresh directory: paths given relative to ours
+    // are made absolute first.
+    let path = std::path::absolute(path)?;
+    let python = if config.python.components().count() > 1 {
+        std::path::absolute(&config.python)?
+    } else {
+        config.python.clone()
+    };
+    let mut command = Command::new(&python);
     command.arg("-B").arg("-c").arg(TRACER_SCRIPT);
     if mode == Mode::Bind {
         command.arg("--bind");
@@ -344,13 +397,21 @@ fn run_script(
         .stderr(Stdio::piped());
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    // Declared before the child, so it is removed after the child's group
+    // is killed.
+    let work_dir = TempDirectory::create("ndb-run")?;
+    sandbox::confine(&mut command, &work_dir.path, &report)?;
     let started = Instant::now();
-    let child = command
-        .spawn()
-        .map_err(|error| TracerError::PythonNotFound {
+    let child = command.spawn().map_err(|error| {
+        #[cfg(unix)]
+        if error.raw_os_error() == Some(sandbox::CONFINE_FAILED_ERRNO) {
+            return TracerError::from(sandbox::SandboxError::NotApplied(report.summary()));
+        }
+        TracerError::PythonNotFound {
             python: config.python.display().to_string(),
             reason: error.to_string(),
-        })?;
+        }
+    })?;
     let mut child = ChildGuard {
         child,
         reaped: false,
@@ -822,7 +883,7 @@ struct TempDirectory {
 }
 
 impl TempDirectory {
-    fn create() -> io::Result<TempDirectory> {
+    fn create(prefix: &str) -> io::Result<TempDirectory> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let pid = std::process::id();
         loop {
@@ -831,7 +892,7 @@ impl TempDirectory {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|elapsed| elapsed.subsec_nanos())
                 .unwrap_or(0);
-            let path = std::env::temp_dir().join(format!("ndb-trace-{pid}-{serial}-{nanos}"));
+            let path = std::env::temp_dir().join(format!("{prefix}-{pid}-{serial}-{nanos}"));
             let mut builder = std::fs::DirBuilder::new();
             #[cfg(unix)]
             {

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use ndb_inference::ops;
+use ndb_inference::tracer::SandboxReport;
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
@@ -596,6 +597,7 @@ async fn check_by_running(server: &Server, snapshot: &Snapshot, argument: &Value
         _ => (None, false, None),
     };
     let (real_value, real_raised, real_error) = describe(&real);
+    let sandbox = SandboxReport::current().summary();
     let (predicted_value, predicted_raised, predicted_error) = describe(&predicted);
     let right = (real_error.is_none() && predicted_error.is_none())
         .then(|| real_value == predicted_value && real_raised == predicted_raised);
@@ -617,7 +619,7 @@ async fn check_by_running(server: &Server, snapshot: &Snapshot, argument: &Value
         .show_message(
             MessageType::INFO,
             format!(
-                "ndb: {call}: predicted {}, ran {}: {verdict}",
+                "ndb: {call}: predicted {}, ran ({sandbox}) {}: {verdict}",
                 show(&predicted_value, predicted_raised, &predicted_error),
                 show(&real_value, real_raised, &real_error)
             ),
@@ -626,7 +628,7 @@ async fn check_by_running(server: &Server, snapshot: &Snapshot, argument: &Value
     Ok(json!({
         "entryCall": call,
         "predicted": {"value": predicted_value, "raised": predicted_raised, "error": predicted_error},
-        "real": {"value": real_value, "raised": real_raised, "error": real_error},
+        "real": {"value": real_value, "raised": real_raised, "error": real_error, "sandbox": sandbox},
         "right": right,
     }))
 }
