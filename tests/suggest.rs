@@ -99,7 +99,10 @@ fn read_line_message(reader: &mut BufReader<ChildStdout>) -> Value {
 
 fn mcp_suggestions(path: &Path) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ndb"))
-        .args(["mcp", "--allow-run"])
+        .args(["mcp", "--allow-run", "--allow-path"])
+        // The file lies outside this server's working directory, and this
+        // client declares no roots: the user lets the server read there.
+        .arg(path.parent().unwrap())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
