@@ -384,8 +384,10 @@ fn tiny_training(data: &Path, run: &Path) -> Command {
         .args([
             "--eval-every",
             "1",
+            // Each call's first five records are its four entry
+            // trajectories and its inv_step_call: every action is scored.
             "--eval-records",
-            "4",
+            "8",
             "--device",
             "cpu",
         ]);
