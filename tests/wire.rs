@@ -155,8 +155,6 @@ fn the_language_server_answers_frames_that_are_not_json_and_reads_on() {
 
     // A body cut short by the end of the input: the server ends, no hang.
     send(b"Content-Length: 100\r\n\r\n{\"jsonrpc\":");
-    // The closure borrowed stdin until its last use above; closing it
-    // ends the input.
     drop(stdin);
     let status = wait_for_exit(&mut child);
     let stderr = stderr_of(&mut child);
@@ -225,8 +223,6 @@ fn the_mcp_server_answers_lines_that_are_not_json_and_reads_on() {
         .as_array()
         .is_some_and(|tools| !tools.is_empty()));
 
-    // The closure borrowed stdin until its last use above; closing it
-    // ends the input.
     drop(stdin);
     let status = wait_for_exit(&mut child);
     let stderr = stderr_of(&mut child);

@@ -53,7 +53,7 @@ impl Random {
         ];
         let mut text = String::new();
         for _ in 0..self.below(12) {
-            let piece = *self.pick::<&str>(PIECES);
+            let piece = *self.pick(PIECES);
             text.push_str(piece);
         }
         if self.below(100) == 0 {

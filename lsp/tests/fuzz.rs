@@ -89,7 +89,7 @@ impl Random {
         ];
         let mut text = String::new();
         for _ in 0..self.below(30) {
-            let piece = *self.pick::<&str>(PIECES);
+            let piece = *self.pick(PIECES);
             text.push_str(piece);
         }
         if self.chance(2) {
@@ -301,6 +301,12 @@ async fn sequence(seed: u64, index: usize) -> Result<(), String> {
     let last = json!({"jsonrpc": "2.0", "id": LAST, "method": "textDocument/hover",
         "params": {"textDocument": {"uri": "file:///t.py"}, "position": {"line": 0, "character": 0}}});
     outgoing.push(encode(last.to_string().as_bytes()));
+    if std::env::var_os("NDB_FUZZ_SHOW").is_some() {
+        for frame in &outgoing {
+            let text = String::from_utf8_lossy(frame);
+            eprintln!("-> {:.400}", text.escape_debug());
+        }
+    }
     for frame in &outgoing {
         while let Ok(reply) = replies_out.try_recv() {
             client_write
@@ -313,7 +319,11 @@ async fn sequence(seed: u64, index: usize) -> Result<(), String> {
             .await
             .map_err(|e| format!("the server stopped reading: {e}"))?;
     }
-    let deadline = Instant::now() + ANSWER_TIMEOUT;
+    let timeout = std::env::var("NDB_FUZZ_TIMEOUT_S")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .map_or(ANSWER_TIMEOUT, Duration::from_secs);
+    let deadline = Instant::now() + timeout;
     loop {
         let wait = deadline.saturating_duration_since(Instant::now());
         tokio::select! {
@@ -323,7 +333,7 @@ async fn sequence(seed: u64, index: usize) -> Result<(), String> {
                 }
             }
             answer = tokio::time::timeout(wait, answered.recv()) => match answer {
-                Err(_) => return Err(format!("no answer to the last request within {ANSWER_TIMEOUT:?}")),
+                Err(_) => return Err(format!("no answer to the last request within {timeout:?}")),
                 Ok(None) => return Err("the server closed its output before answering".to_string()),
                 Ok(Some(answer)) if answer.get("unreadable").is_some() => {
                     return Err(format!("the server wrote a frame that is not JSON: {answer}"))
@@ -360,14 +370,20 @@ async fn the_server_answers_after_any_sequence_of_messages_and_junk() {
         .ok()
         .and_then(|text| text.parse().ok())
         .unwrap_or(16);
+    // `NDB_FUZZ_FROM=I` replays from sequence I (with `NDB_FUZZ_SEQUENCES=I+1`: that one).
+    let from = std::env::var("NDB_FUZZ_FROM")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(0);
     let started = Instant::now();
-    for index in 0..sequences {
+    for index in from..sequences {
         if let Err(problem) = sequence(seed, index).await {
             panic!("sequence {index} of seed {seed}: {problem}");
         }
     }
     eprintln!(
-        "lsp fuzz: {sequences} sequences from seed {seed} in {:.1} s, the server answered after every one",
+        "lsp fuzz: {} sequences from seed {seed} in {:.1} s, the server answered after every one",
+        sequences.saturating_sub(from),
         started.elapsed().as_secs_f64()
     );
 }
