@@ -63,6 +63,25 @@ pub fn locals_to_json(locals: &Locals) -> Value {
     Value::Object(map)
 }
 
+/// A suggested input as one JSON object, as `ndb suggest-inputs` prints
+/// it: `{"input", "entry_call", "origin", "from", "votes", "samples",
+/// "output", "verified", "actual"}`. `origin` is a word
+/// ([`crate::suggest::Origin::kind`]), `from` says it for people, `actual`
+/// is what a run really gave when it did not confirm.
+pub fn suggestion_to_json(function: &str, suggestion: &crate::suggest::Suggestion) -> Value {
+    json!({
+        "input": suggestion.input,
+        "entry_call": crate::ops::entry_call(function, &suggestion.input),
+        "origin": suggestion.origin.kind(),
+        "from": suggestion.origin.describe(),
+        "votes": suggestion.votes,
+        "samples": suggestion.samples,
+        "output": suggestion.output,
+        "verified": suggestion.verified,
+        "actual": suggestion.actual,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,23 +110,4 @@ mod tests {
         );
         assert_eq!(state_to_json(None)["status"], Value::Null);
     }
-}
-
-/// A suggested input as one JSON object, as `ndb suggest-inputs` prints
-/// it: `{"input", "entry_call", "origin", "from", "votes", "samples",
-/// "output", "verified", "actual"}`. `origin` is a word
-/// ([`crate::suggest::Origin::kind`]), `from` says it for people, `actual`
-/// is what a run really gave when it did not confirm.
-pub fn suggestion_to_json(function: &str, suggestion: &crate::suggest::Suggestion) -> Value {
-    json!({
-        "input": suggestion.input,
-        "entry_call": crate::ops::entry_call(function, &suggestion.input),
-        "origin": suggestion.origin.kind(),
-        "from": suggestion.origin.describe(),
-        "votes": suggestion.votes,
-        "samples": suggestion.samples,
-        "output": suggestion.output,
-        "verified": suggestion.verified,
-        "actual": suggestion.actual,
-    })
 }

@@ -495,7 +495,9 @@ impl Value {
         }
     }
 
-    /// `len()` of the value, when it has one.
+    /// `len()` of the value, when it has one (a number has none, which is
+    /// not "empty": hence no `is_empty`).
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> Option<usize> {
         match self {
             Value::List(items) | Value::Tuple(items) | Value::Set(items) => Some(items.len()),
