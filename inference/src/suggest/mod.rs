@@ -343,7 +343,7 @@ pub fn suggest(
     // search must not wait for them. Its candidates join the queue (first)
     // when they arrive; it is cancelled when the search ends.
     let model_cancel = Cancel::new();
-    std::thread::scope(|scope| {
+    let report = std::thread::scope(|scope| {
         let job = model.map(|model| {
             let model_cancel = &model_cancel;
             scope.spawn(move || {
@@ -427,9 +427,16 @@ pub fn suggest(
             add_run_notes(&search, &mut notes);
             Ok(search.report(request, stop, runs, started, pending.candidates, notes))
         })();
-        // Whatever ended the search, the model stops too.
+        // Whatever ended the search, the model stops too: at the end of
+        // its current request (the model checks cancellation between
+        // requests), which the scope waits for.
         model_cancel.cancel();
         result
+    });
+    // The time reported is the caller's: the wait for the model included.
+    report.map(|mut report| {
+        report.elapsed = started.elapsed();
+        report
     })
 }
 
