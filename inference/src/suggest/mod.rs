@@ -338,18 +338,145 @@ pub fn suggest(
         wanted: wanted.clone(),
         wanted_text: request.output.clone().unwrap_or_default(),
     };
-    let mut model_candidates = 0;
-    if let Some(model) = model {
-        match ops::suggest_inputs(
-            model,
-            source,
-            &request.function,
-            request.output.as_deref(),
-            request.samples,
-            cancel,
-        ) {
+    // The model proposes on its own thread while the search runs: on a
+    // slow machine k samples can take longer than the whole budget, and the
+    // search must not wait for them. Its candidates join the queue (first)
+    // when they arrive; it is cancelled when the search ends.
+    let model_cancel = Cancel::new();
+    let report = std::thread::scope(|scope| {
+        let job = model.map(|model| {
+            let model_cancel = &model_cancel;
+            scope.spawn(move || {
+                ops::suggest_inputs(
+                    model,
+                    source,
+                    &request.function,
+                    request.output.as_deref(),
+                    request.samples,
+                    model_cancel,
+                )
+            })
+        });
+        let mut pending = ModelJob {
+            job,
+            cancel: &model_cancel,
+            outer: cancel,
+            candidates: 0,
+        };
+        let result = (|| {
+            let Some(runner) = runner else {
+                // Without running the model's answer is all there is, and
+                // its failure is the answer.
+                pending.wait(&mut search, None)?;
+                return Ok(search.report(
+                    request,
+                    Stop::NotRun,
+                    0,
+                    started,
+                    pending.candidates,
+                    notes,
+                ));
+            };
+            let wanted = search.wanted.clone();
+            let searching = request.search && wanted.is_some();
+            let mut ingredients = None;
+            if searching {
+                for (arguments, doctest) in source::calls_in_source(source, &request.function) {
+                    let origin = if doctest {
+                        Origin::Doctest
+                    } else {
+                        Origin::CallInFile
+                    };
+                    search.push(arguments, origin, 0, None);
+                }
+                for seed in &request.seeds {
+                    search.push(seed.input.clone(), seed.origin.clone(), 0, None);
+                }
+                let positional: Vec<String> = parameters
+                    .iter()
+                    .filter_map(|p| match p {
+                        Parameter::Positional(name) => Some(name.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let arity = positional.len().max(1);
+                let hints = source::type_hints(source, span, &positional);
+                let literals = source::literals(source, span);
+                if let Some(wanted) = &wanted {
+                    for arguments in initial_candidates(wanted, arity, &hints, &literals) {
+                        let origin = if arguments.iter().all(|a| a == wanted) {
+                            Origin::Output
+                        } else {
+                            Origin::Generated
+                        };
+                        search.push_values(arguments, origin);
+                    }
+                    ingredients = Some(Ingredients::new(wanted, &literals));
+                }
+            }
+            let (stop, runs) = run_search(
+                &mut search,
+                runner,
+                source,
+                request,
+                started,
+                &mut pending,
+                &mut notes,
+                ingredients.as_ref(),
+            )?;
+            add_run_notes(&search, &mut notes);
+            Ok(search.report(request, stop, runs, started, pending.candidates, notes))
+        })();
+        // Whatever ended the search, the model stops too: at the end of
+        // its current request (the model checks cancellation between
+        // requests), which the scope waits for.
+        model_cancel.cancel();
+        result
+    });
+    // The time reported is the caller's: the wait for the model included.
+    report.map(|mut report| {
+        report.elapsed = started.elapsed();
+        report
+    })
+}
+
+/// The model's proposals on their way, polled between batches.
+struct ModelJob<'scope, 'a> {
+    job: Option<std::thread::ScopedJoinHandle<'scope, Result<Vec<ops::Suggestion>, DebugError>>>,
+    cancel: &'a Cancel,
+    outer: &'a Cancel,
+    /// Distinct inputs it proposed.
+    candidates: usize,
+}
+
+impl ModelJob<'_, '_> {
+    fn pending(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Takes the proposals in when they have arrived. `notes`: with running,
+    /// a failed model is a note and the search goes on; without (`None`),
+    /// it is the error.
+    fn poll(
+        &mut self,
+        search: &mut Search,
+        notes: Option<&mut Vec<String>>,
+    ) -> Result<(), SuggestError> {
+        if self.outer.is_cancelled() {
+            self.cancel.cancel();
+        }
+        if !self.job.as_ref().is_some_and(|job| job.is_finished()) {
+            return Ok(());
+        }
+        let Some(job) = self.job.take() else {
+            return Ok(());
+        };
+        let result = job
+            .join()
+            .unwrap_or_else(|_| Err(DebugError::Model("the model panicked".into())));
+        match result {
             Ok(proposals) => {
-                model_candidates = proposals.len();
+                self.candidates = proposals.len();
                 for proposal in proposals {
                     search.push(
                         proposal.input,
@@ -358,70 +485,37 @@ pub fn suggest(
                         proposal.output,
                     );
                 }
+                Ok(())
             }
-            Err(DebugError::Cancelled) => return Err(DebugError::Cancelled.into()),
-            // Without running the model's failure is the answer; with
-            // running the search goes on and says so.
-            Err(error) if runner.is_none() => return Err(error.into()),
-            Err(error) => notes.push(format!("the model proposed nothing: {error}")),
-        }
-    }
-    let Some(runner) = runner else {
-        let report = search.report(request, Stop::NotRun, 0, started, model_candidates, notes);
-        return Ok(report);
-    };
-    if cancel.is_cancelled() {
-        return Err(DebugError::Cancelled.into());
-    }
-    // Without an output there is nothing to search toward: the model's
-    // candidates are run against their own predicted outputs.
-    let searching = request.search && wanted.is_some();
-    let mut ingredients = None;
-    if searching {
-        for (arguments, doctest) in source::calls_in_source(source, &request.function) {
-            let origin = if doctest {
-                Origin::Doctest
-            } else {
-                Origin::CallInFile
-            };
-            search.push(arguments, origin, 0, None);
-        }
-        for seed in &request.seeds {
-            search.push(seed.input.clone(), seed.origin.clone(), 0, None);
-        }
-        let positional: Vec<String> = parameters
-            .iter()
-            .filter_map(|p| match p {
-                Parameter::Positional(name) => Some(name.clone()),
-                _ => None,
-            })
-            .collect();
-        let arity = positional.len().max(1);
-        let hints = source::type_hints(source, span, &positional);
-        let literals = source::literals(source, span);
-        if let Some(wanted) = &wanted {
-            for arguments in initial_candidates(wanted, arity, &hints, &literals) {
-                let origin = if arguments.iter().all(|a| a == wanted) {
-                    Origin::Output
-                } else {
-                    Origin::Generated
-                };
-                search.push_values(arguments, origin);
+            Err(DebugError::Cancelled) if self.outer.is_cancelled() => {
+                Err(DebugError::Cancelled.into())
             }
-            ingredients = Some(Ingredients::new(wanted, &literals));
+            // Cancelled because the search ended: nothing to add.
+            Err(DebugError::Cancelled) => Ok(()),
+            Err(error) => match notes {
+                Some(notes) => {
+                    notes.push(format!("the model proposed nothing: {error}"));
+                    Ok(())
+                }
+                None => Err(error.into()),
+            },
         }
     }
-    let (stop, runs) = run_search(
-        &mut search,
-        runner,
-        source,
-        request,
-        started,
-        cancel,
-        ingredients.as_ref(),
-    )?;
-    add_run_notes(&search, &mut notes);
-    Ok(search.report(request, stop, runs, started, model_candidates, notes))
+
+    /// Waits for the proposals (or the caller's cancellation).
+    fn wait(
+        &mut self,
+        search: &mut Search,
+        mut notes: Option<&mut Vec<String>>,
+    ) -> Result<(), SuggestError> {
+        while self.pending() {
+            self.poll(search, notes.as_deref_mut())?;
+            if self.pending() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn add_run_notes(search: &Search, notes: &mut Vec<String>) {
@@ -711,13 +805,15 @@ fn initial_candidates(
 /// Runs candidates in batches of up to the cores: first every candidate
 /// already known, in order; then, searching, edits of the nearest ones.
 /// Returns why it stopped and how many runs it made.
+#[allow(clippy::too_many_arguments)]
 fn run_search(
     search: &mut Search,
     runner: &TracerDebugger,
     source: &str,
     request: &Request,
     started: Instant,
-    cancel: &Cancel,
+    model: &mut ModelJob<'_, '_>,
+    notes: &mut Vec<String>,
     ingredients: Option<&Ingredients>,
 ) -> Result<(Stop, usize), SuggestError> {
     let mut cursors: Vec<(usize, std::vec::IntoIter<Vec<Value>>)> = Vec::new();
@@ -726,9 +822,11 @@ fn run_search(
         .clamp(1, 8);
     let mut runs = 0;
     loop {
-        if cancel.is_cancelled() {
+        if model.outer.is_cancelled() {
+            model.cancel.cancel();
             return Err(DebugError::Cancelled.into());
         }
+        model.poll(search, Some(notes))?;
         if search.confirmed() >= request.confirmations.max(1) {
             return Ok((Stop::Confirmed, runs));
         }
@@ -740,20 +838,28 @@ fn run_search(
             return Ok((Stop::TimeSpent, runs));
         }
         let room = workers.min(request.budget.runs - runs);
-        let mut batch: Vec<usize> = search
+        // The model's candidates first (once they have arrived), then the
+        // others in order.
+        let mut waiting: Vec<usize> = search
             .candidates
             .iter()
             .enumerate()
             .filter(|(_, c)| c.outcome.is_none())
             .map(|(index, _)| index)
-            .take(room)
             .collect();
+        waiting.sort_by_key(|&index| (search.candidates[index].origin != Origin::Model, index));
+        let mut batch: Vec<usize> = waiting.into_iter().take(room).collect();
         if batch.is_empty() {
             if let Some(ingredients) = ingredients {
                 batch = next_edits(search, ingredients, &mut cursors, room);
             }
         }
         if batch.is_empty() {
+            if model.pending() {
+                // Nothing left but the model's proposals: wait for them.
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
             return Ok((Stop::Exhausted, runs));
         }
         let mut config = runner.config().clone();

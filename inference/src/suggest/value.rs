@@ -495,12 +495,12 @@ impl Value {
         }
     }
 
-    /// `len()` of the value, when it has one.
     /// An empty container (a scalar is not one).
     pub fn is_empty(&self) -> bool {
         self.len() == Some(0)
     }
 
+    /// `len()` of the value, when it has one.
     pub fn len(&self) -> Option<usize> {
         match self {
             Value::List(items) | Value::Tuple(items) | Value::Set(items) => Some(items.len()),
