@@ -5,12 +5,15 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ndb_grammar::{text, Action, Cursor, StateTree, Walk};
-use ndb_inference::debugger::{run_actions, Cancel, Debugger, Session, TracerDebugger};
+use ndb_inference::debugger::{
+    run_actions, AutoDebugger, Cancel, Debugger, Session, TracerDebugger,
+};
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::suggest;
@@ -19,6 +22,7 @@ use ndb_inference::tracer::{trace_file, SandboxPolicy, SandboxReport, TracerConf
 mod data;
 mod eval;
 mod next_state;
+mod progress;
 
 #[derive(Parser)]
 #[command(name = "ndb", version, about = "A neural debugger for Python")]
@@ -52,7 +56,9 @@ enum Command {
         #[arg(long, allow_hyphen_values = true)]
         actions: String,
         /// Where states come from: `trace` runs the real tracer, `model`
-        /// predicts them (as `ndb predict`).
+        /// predicts them (as `ndb predict`), `auto` runs where the code
+        /// runs and predicts where it cannot (a missing module or name, a
+        /// limit; the state's `note` says why).
         #[arg(long, value_enum, default_value_t = Backend::Trace)]
         backend: Backend,
         #[arg(long, value_enum, default_value_t = Format::Json)]
@@ -209,8 +215,10 @@ struct AgentArgs {
     /// check_prediction, suggest_inputs with verify.
     #[arg(long)]
     allow_run: bool,
-    /// Where predictions come from: `model`, or `trace`, which RUNS the code
-    /// (needs --allow-run).
+    /// Where predictions come from: `model`; `trace`, which RUNS the code;
+    /// or `auto`, real values where the code runs and predictions where it
+    /// cannot (a missing module or name, a limit). `trace` and `auto` need
+    /// --allow-run.
     #[arg(long, value_enum, default_value_t = Backend::Model)]
     backend: Backend,
     /// Live sessions at once; past it the least recently used is closed.
@@ -240,6 +248,7 @@ impl AgentArgs {
             backend: match self.backend {
                 Backend::Model => ndb_agent_tools::Backend::Model,
                 Backend::Trace => ndb_agent_tools::Backend::Trace,
+                Backend::Auto => ndb_agent_tools::Backend::Auto,
             },
             allow_paths: self.allow_paths.clone(),
         })
@@ -303,6 +312,8 @@ enum Format {
 enum Backend {
     Trace,
     Model,
+    /// The tracer where the code runs, the model where it cannot.
+    Auto,
 }
 
 /// The budget of a suggestion search.
@@ -483,6 +494,31 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             file,
             call,
             actions,
+            backend: Backend::Auto,
+            format,
+            model,
+            limits,
+        } => {
+            let actions = Action::parse_list(&actions)?;
+            let source = read_source(&file)?;
+            let config = limits.config()?;
+            let spinner = progress::Spinner::start("loading the model");
+            let loaded = model
+                .load(1, config.clone())
+                .map(|model| Arc::new(model) as Arc<dyn Debugger>)
+                .map_err(|error| error.to_string());
+            drop(spinner);
+            let debugger = AutoDebugger {
+                tracer: Arc::new(TracerDebugger::new(config)),
+                model: loaded,
+            };
+            let session = run_actions(&debugger, &source, &call, &actions, &Cancel::new())?;
+            print_session(out, &session, format)?;
+        }
+        Command::Step {
+            file,
+            call,
+            actions,
             backend: Backend::Model,
             format,
             model,
@@ -498,8 +534,15 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
         } => {
             let actions = Action::parse_list(&actions)?;
             let source = read_source(&file)?;
+            let spinner = progress::Spinner::start("loading the model");
             let debugger = model.load(1, limits.config()?)?;
+            drop(spinner);
+            let spinner = progress::Spinner::start(format!(
+                "predicting {} step(s) without running the code",
+                actions.len()
+            ));
             let session = run_actions(&debugger, &source, &call, &actions, &Cancel::new())?;
+            spinner.finish();
             print_session(out, &session, format)?;
         }
         Command::SuggestInputs {
@@ -521,8 +564,14 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             let debugger = if no_model {
                 None
             } else {
+                let _spinner = progress::Spinner::start("loading the model");
                 Some(model.load(8, tracer_config.clone())?)
             };
+            let spinner = progress::Spinner::start(if verify {
+                "searching for inputs (confirming by sandboxed runs)"
+            } else {
+                "suggesting inputs without running the code"
+            });
             let tracer = TracerDebugger::new(tracer_config);
             let mut request = suggest::Request::new(&function, output.as_deref());
             request.samples = debugger.as_ref().map_or(0, |d| d.spec().samples);
@@ -535,6 +584,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
                 &request,
                 &Cancel::new(),
             )?;
+            spinner.finish();
             for note in &report.notes {
                 eprintln!("ndb: {note}");
             }

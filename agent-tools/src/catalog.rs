@@ -73,14 +73,15 @@ pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
 
 const PREDICTED: &str = "Predicted by the neural debugger without running the code; every state carries `confidence` (the answer's probability, with agreement when several samples are drawn) and `verdict` (`likely` or `guess`).";
 const TRACED: &str = "Predicted by running the code under the real tracer (this server was started with --backend trace); states are certain (`confidence` null).";
+const AUTO: &str = "Real values from running the code under the real tracer, sandboxed, where it runs (`confidence` null); where it cannot (a missing module or name, a limit), predicted by the neural debugger with `confidence` and `verdict`, and `note` says why (this server was started with --backend auto).";
 
 /// The tools a server with `config` offers.
 pub fn tool_specs(config: &ServerConfig) -> Vec<ToolSpec> {
-    let predictions_run_code = config.backend == Backend::Trace;
-    let predicted = if predictions_run_code {
-        TRACED
-    } else {
-        PREDICTED
+    let predictions_run_code = config.backend != Backend::Model;
+    let predicted = match config.backend {
+        Backend::Model => PREDICTED,
+        Backend::Trace => TRACED,
+        Backend::Auto => AUTO,
     };
     let mut specs = vec![
         ToolSpec {

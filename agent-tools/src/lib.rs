@@ -42,6 +42,10 @@ pub enum Backend {
     /// The real tracer: predictions are made by RUNNING the user's code.
     /// For tests and comparisons; needs `allow_run`.
     Trace,
+    /// Real values where the code runs (the tracer, sandboxed), the
+    /// model's predictions where it cannot (a missing module or name, a
+    /// limit); every state says which. Needs `allow_run`.
+    Auto,
 }
 
 /// How `ndb mcp` and `ndb tool` are set up.
@@ -82,11 +86,15 @@ impl Default for ServerConfig {
 impl ServerConfig {
     /// Refuses settings that contradict each other.
     pub fn check(&self) -> Result<(), String> {
-        if self.backend == Backend::Trace && !self.allow_run {
-            return Err(
-                "the trace backend runs your code to answer predictions; it needs --allow-run"
-                    .into(),
-            );
+        if matches!(self.backend, Backend::Trace | Backend::Auto) && !self.allow_run {
+            return Err(format!(
+                "the {} backend runs your code to answer predictions; it needs --allow-run",
+                if self.backend == Backend::Trace {
+                    "trace"
+                } else {
+                    "auto"
+                }
+            ));
         }
         if let Some(missing) = self.allow_paths.iter().find(|path| !path.is_dir()) {
             return Err(format!(

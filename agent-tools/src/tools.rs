@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use ndb_grammar::{Action, StateView, TextEvent};
 use ndb_inference::debugger::{
-    run_actions, Cancel, Debugger, Session, State, Step, TracerDebugger,
+    run_actions, AutoDebugger, Cancel, Debugger, Sampled, Session, State, Step, TracerDebugger,
 };
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
@@ -33,8 +33,6 @@ pub const MAX_SOURCE_BYTES: usize = 512 * 1024;
 const MAX_ACTIONS: usize = 500;
 /// Characters of the program's printed output returned by `run_trace`.
 const MAX_STDOUT_CHARS: usize = 4_000;
-/// Model instances kept loaded for distinct per-call `samples` settings.
-const MAX_LOADED_MODELS: usize = 2;
 /// The default number of samples of `suggest_inputs`.
 const DEFAULT_SUGGESTIONS: usize = 4;
 
@@ -124,11 +122,17 @@ impl ToolOutput {
 
 /// Where predictions come from.
 enum Predictor {
-    /// The neural debugger, loaded on first use; one instance per distinct
-    /// `samples` setting, at most [`MAX_LOADED_MODELS`] at once.
+    /// The neural debugger, loaded once on first use and shared by every
+    /// call; a call's `samples` is a per-request k ([`Sampled`]).
     Neural {
         spec: ModelSpec,
-        loaded: Mutex<Vec<(usize, Arc<NeuralDebugger>)>>,
+        loaded: Mutex<Option<Arc<NeuralDebugger>>>,
+    },
+    /// The real tracer where the code runs, the neural debugger (loaded
+    /// on first need, as above) where it cannot (`--backend auto`).
+    Auto {
+        spec: ModelSpec,
+        loaded: Mutex<Option<Arc<NeuralDebugger>>>,
     },
     /// A fixed debugger: the real tracer (`--backend trace`) or a test's.
     Fixed(Arc<dyn Debugger>),
@@ -156,9 +160,13 @@ impl Tools {
         let predictor = match config.backend {
             Backend::Model => Predictor::Neural {
                 spec: config.model.clone(),
-                loaded: Mutex::new(Vec::new()),
+                loaded: Mutex::new(None),
             },
             Backend::Trace => Predictor::Fixed(tracer.clone()),
+            Backend::Auto => Predictor::Auto {
+                spec: config.model.clone(),
+                loaded: Mutex::new(None),
+            },
         };
         Tools::build(config, predictor, tracer)
     }
@@ -230,34 +238,46 @@ impl Tools {
         match &self.predictor {
             Predictor::Fixed(debugger) => Ok(debugger.clone()),
             Predictor::Neural { spec, loaded } => {
-                let samples = samples.map_or(spec.samples, |s| s.clamp(1, 16) as usize);
-                // Held while loading (seconds): concurrent first calls wait
-                // for one load instead of loading the model twice.
-                let mut loaded = loaded.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some(index) = loaded.iter().position(|(k, _)| *k == samples) {
-                    let entry = loaded.remove(index);
-                    let debugger = entry.1.clone();
-                    loaded.push(entry);
-                    return Ok(debugger);
-                }
-                let spec = ModelSpec {
-                    samples,
-                    ..spec.clone()
-                };
-                let started = std::time::Instant::now();
-                let debugger = Arc::new(
-                    NeuralDebugger::load(&spec).map_err(|e| ToolError::Model(e.to_string()))?,
-                );
-                eprintln!(
-                    "ndb: model loaded in {:.1} s (samples = {samples})",
-                    started.elapsed().as_secs_f64()
-                );
-                if loaded.len() >= MAX_LOADED_MODELS {
-                    loaded.remove(0);
-                }
-                loaded.push((samples, debugger.clone()));
-                Ok(debugger)
+                let model = Self::model(spec, loaded)?;
+                Ok(Self::sampled(model, samples))
             }
+            Predictor::Auto { spec, loaded } => Ok(Arc::new(AutoDebugger {
+                tracer: self.tracer.clone(),
+                model: Self::model(spec, loaded)
+                    .map(|model| Self::sampled(model, samples))
+                    .map_err(|error| error.to_string()),
+            })),
+        }
+    }
+
+    /// The one loaded model, loaded now if it is not yet. The lock is held
+    /// while loading (seconds): concurrent first calls wait for one load
+    /// instead of loading the model twice.
+    fn model(
+        spec: &ModelSpec,
+        loaded: &Mutex<Option<Arc<NeuralDebugger>>>,
+    ) -> Result<Arc<NeuralDebugger>, ToolError> {
+        let mut loaded = loaded.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(model) = &*loaded {
+            return Ok(model.clone());
+        }
+        let started = std::time::Instant::now();
+        let model =
+            Arc::new(NeuralDebugger::load(spec).map_err(|e| ToolError::Model(e.to_string()))?);
+        eprintln!(
+            "ndb: model loaded in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        *loaded = Some(model.clone());
+        Ok(model)
+    }
+
+    /// The shared model asked for a call's `samples` (a per-request k, no
+    /// second copy of the weights).
+    fn sampled(model: Arc<NeuralDebugger>, samples: Option<u32>) -> Arc<dyn Debugger> {
+        match samples.map(|s| s.clamp(1, 16) as usize) {
+            Some(k) if k != model.spec().samples => Arc::new(Sampled { debugger: model, k }),
+            _ => model,
         }
     }
 

@@ -387,3 +387,85 @@ fn openai_schemas_have_every_tool() {
         ])
     );
 }
+
+/// The real default model behind the tools: calls with different `samples`
+/// are answered by one loaded copy of the weights (a per-request k), and
+/// each answer's confidence counts the samples that call asked for.
+#[test]
+fn one_loaded_model_answers_every_samples_value_and_the_auto_backend() {
+    let tools = Tools::new(ServerConfig {
+        model: ndb_inference::neural::ModelSpec {
+            max_new_tokens: 48,
+            ..Default::default()
+        },
+        ..ServerConfig::default()
+    });
+    let source = "def add(a, b):\n    total = a + b\n    return total\n";
+    let before = ndb_inference::neural::loads_in_process();
+    for samples in [1, 3, 2, 1] {
+        let call = ToolCall::parse(
+            "predict_output",
+            json!({ "source": source, "function": "add", "input": "2, 3", "samples": samples }),
+        )
+        .unwrap();
+        match tools.call(call, &Cancel::new()) {
+            Ok(output) => {
+                let result = output.to_json();
+                assert_eq!(
+                    result["state"]["samples"],
+                    json!(samples),
+                    "the answer counts the samples this call asked for: {result}"
+                );
+            }
+            // An unusable answer (cut off, malformed) is a tool error, not
+            // a missing model: the load count below still holds.
+            Err(error) => assert_eq!(error.kind(), "debugger", "{error}"),
+        }
+    }
+    assert_eq!(
+        ndb_inference::neural::loads_in_process() - before,
+        1,
+        "one copy of the weights for every samples value"
+    );
+    the_auto_backend_runs_what_runs_and_predicts_the_rest();
+}
+
+/// `--backend auto`: a function that runs is answered by the real tracer
+/// (certain, no confidence); one whose module cannot load is predicted by
+/// the real default model, with a confidence and a note saying why. (Run
+/// after the load count above, in the same test: it loads a model too.)
+fn the_auto_backend_runs_what_runs_and_predicts_the_rest() {
+    let tools = Tools::new(ServerConfig {
+        backend: ndb_agent_tools::Backend::Auto,
+        allow_run: true,
+        model: ndb_inference::neural::ModelSpec {
+            max_new_tokens: 48,
+            ..Default::default()
+        },
+        ..ServerConfig::default()
+    });
+    let runs = "def add(a, b):\n    total = a + b\n    return total\n";
+    let call = |source: &str| {
+        let call = ToolCall::parse(
+            "predict_output",
+            json!({ "source": source, "function": "add", "input": "2, 3" }),
+        )
+        .unwrap();
+        tools
+            .call(call, &Cancel::new())
+            .map(|output| output.to_json())
+    };
+    let real = call(runs).unwrap();
+    assert_eq!(real["value"], json!("5"), "{real}");
+    assert_eq!(real["confidence"], Value::Null, "{real}");
+    let missing = format!("import ndb_no_such_module\n\n{runs}");
+    match call(&missing) {
+        Ok(predicted) => {
+            assert!(predicted["confidence"].is_number(), "{predicted}");
+            let note = predicted["state"]["note"].as_str().unwrap_or_default();
+            assert!(note.contains("ndb_no_such_module"), "{predicted}");
+        }
+        // An unusable model answer is a tool error, never a real value.
+        Err(error) => assert_eq!(error.kind(), "debugger", "{error}"),
+    }
+}

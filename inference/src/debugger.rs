@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use dashmap::DashMap;
-use ndb_grammar::{Action, Cursor, StateTree, StateView, TextState};
+use ndb_grammar::{Action, Cursor, ExitStatus, StateTree, StateView, TextState};
 
 use crate::tracer::{trace_source, TracerConfig, TracerError};
 
@@ -199,6 +199,143 @@ pub trait Debugger: Send + Sync {
     ) -> Result<Vec<State>, DebugError> {
         let _ = k;
         Ok(vec![self.next(session, action, cancel)?])
+    }
+}
+
+/// A shared debugger asked for `k` samples per question, whatever it was
+/// loaded with: a per-request k (and so a per-call `samples` in the agent
+/// tools) costs no second copy of the model's weights.
+pub struct Sampled {
+    pub debugger: Arc<dyn Debugger>,
+    pub k: usize,
+}
+
+impl Debugger for Sampled {
+    fn name(&self) -> String {
+        self.debugger.name()
+    }
+
+    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+        self.debugger.start(source, entry_call, cancel)
+    }
+
+    fn next(
+        &self,
+        session: &Session,
+        action: Action,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
+        self.debugger
+            .candidates(session, action, self.k, cancel)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| DebugError::Model("the debugger gave no answer".to_string()))
+    }
+
+    fn candidates(
+        &self,
+        session: &Session,
+        action: Action,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<State>, DebugError> {
+        self.debugger.candidates(session, action, k, cancel)
+    }
+}
+
+/// Real values where the code runs, the model's predictions where it
+/// cannot: the editor's and the agents' `auto` engine. The real tracer
+/// answers first; when the file cannot load (a missing module, a top level
+/// that raises), the entry call names something missing, Python or the
+/// sandbox is unavailable, or the run hit a limit before the asked state,
+/// the model answers instead and the state's note says why. Real states
+/// carry no confidence; predicted ones do, so every front end marks each
+/// state for what it is.
+pub struct AutoDebugger {
+    pub tracer: Arc<TracerDebugger>,
+    /// Why no model could be loaded, when none could: said where the model
+    /// would have answered.
+    pub model: Result<Arc<dyn Debugger>, String>,
+}
+
+impl AutoDebugger {
+    /// Why the tracer cannot answer here, when the model may instead;
+    /// `None` for answers to keep (a syntax error is the user's to fix).
+    fn cannot_run(error: &DebugError) -> Option<String> {
+        match error {
+            DebugError::Tracer(TracerError::Syntax(_)) | DebugError::Cancelled => None,
+            DebugError::Tracer(error) => Some(error.to_string()),
+            _ => None,
+        }
+    }
+
+    fn predicted(
+        &self,
+        why: String,
+        ask: impl FnOnce(&dyn Debugger) -> Result<State, DebugError>,
+    ) -> Result<State, DebugError> {
+        let model = self.model.as_ref().map_err(|reason| {
+            DebugError::Model(format!(
+                "the code could not run here ({why}) and no model is loaded: {reason}"
+            ))
+        })?;
+        let mut state = ask(&**model)?;
+        let note = format!("predicted, not run: {why}");
+        state.note = Some(match state.note.take() {
+            Some(other) => format!("{note}; {other}"),
+            None => note,
+        });
+        Ok(state)
+    }
+}
+
+impl Debugger for AutoDebugger {
+    fn name(&self) -> String {
+        match &self.model {
+            Ok(model) => format!("trace, else {}", model.name()),
+            Err(_) => "trace".to_string(),
+        }
+    }
+
+    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+        match self.tracer.start(source, entry_call, cancel) {
+            Err(error) => match Self::cannot_run(&error) {
+                Some(why) => self.predicted(why, |model| model.start(source, entry_call, cancel)),
+                None => Err(error),
+            },
+            ok => ok,
+        }
+    }
+
+    fn next(
+        &self,
+        session: &Session,
+        action: Action,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
+        match self.tracer.next(session, action, cancel) {
+            Ok(state) => match &state.view {
+                Some(StateView::Exit {
+                    status: ExitStatus::Never,
+                    ..
+                }) => {
+                    let why = session
+                        .entry_call
+                        .as_deref()
+                        .and_then(|call| self.tracer.tree(&session.source, call).ok())
+                        .and_then(|tree| tree.trace().exit.reason.clone())
+                        .unwrap_or_else(|| "the run hit a limit".to_string());
+                    self.predicted(format!("the run was cut off ({why})"), |model| {
+                        model.next(session, action, cancel)
+                    })
+                }
+                _ => Ok(state),
+            },
+            Err(error) => match Self::cannot_run(&error) {
+                Some(why) => self.predicted(why, |model| model.next(session, action, cancel)),
+                None => Err(error),
+            },
+        }
     }
 }
 

@@ -46,7 +46,9 @@ pub fn state_to_json(view: Option<&StateView>) -> Value {
 /// [`state_to_json`] plus `"confidence"` ([`crate::debugger::Confidence::value`]:
 /// the answer's probability at k = 1, combined with the samples' agreement
 /// at k > 1) and `"verdict"` (`"likely"` or `"guess"`); both `null` for the
-/// real tracer and for computed states.
+/// real tracer and for computed states; `"note"` when something about how
+/// the state was obtained should be known (the `auto` engine predicted it
+/// because the code could not run; steps left out of the prompt).
 pub fn predicted_state_to_json(state: &crate::debugger::State) -> Value {
     let mut object = state_to_json(state.view.as_ref());
     object["confidence"] = match state.confidence {
@@ -57,6 +59,9 @@ pub fn predicted_state_to_json(state: &crate::debugger::State) -> Value {
         Some(confidence) => json!(confidence.verdict().as_str()),
         None => Value::Null,
     };
+    if let Some(note) = &state.note {
+        object["note"] = json!(note);
+    }
     object
 }
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
-use ndb_inference::debugger::{Cancel, DebugError, Debugger, State, TracerDebugger};
+use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
 use ndb_inference::suggest::{self, SuggestError};
@@ -31,6 +31,10 @@ pub enum EngineKind {
     Model,
     /// The real tracer (ran the code).
     Tracer,
+    /// The tracer where the code runs, the model where it cannot; each
+    /// answer is marked by what gave it (a predicted state has a
+    /// confidence).
+    Auto,
 }
 
 /// What is asked about one source.
@@ -449,6 +453,10 @@ impl Engine {
         }
         let debugger: Arc<dyn Debugger> = match key.engine {
             EngineKind::Tracer => self.tracer(),
+            EngineKind::Auto => Arc::new(AutoDebugger {
+                tracer: self.tracer(),
+                model: self.model().await,
+            }),
             EngineKind::Model => match self.model().await {
                 Ok(model) => model,
                 // Not cached: the model may be configured later.

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use crate::document::DocumentSnapshot;
 use crate::engine::{Answer, EngineKind, Key, Question, SuggestPlan, Suggested};
 use crate::entry_calls::{self, EntryCall, ExternalCalls, UserEntryCalls};
-use crate::settings::{InsertStyle, Settings};
+use crate::settings::{Engine, InsertStyle, Settings};
 use crate::syntax::{Function, FunctionKind};
 
 /// Where answers come from: the engine's cache in the server, a map in tests.
@@ -47,10 +47,10 @@ pub struct View<'a> {
 impl View<'_> {
     /// Who answers hints and hovers.
     pub fn engine(&self) -> EngineKind {
-        if self.settings.uses_tracer() {
-            EngineKind::Tracer
-        } else {
-            EngineKind::Model
+        match (self.settings.engine, self.settings.allow_running_code) {
+            (Engine::Tracer, true) => EngineKind::Tracer,
+            (Engine::Auto, true) => EngineKind::Auto,
+            _ => EngineKind::Model,
         }
     }
 
@@ -193,6 +193,7 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
     let prefix = match view.engine() {
         EngineKind::Model => "≈ ",
         EngineKind::Tracer => "(ran) ",
+        EngineKind::Auto => "",
     };
     if settings.breakpoints {
         for &line in view.breakpoints.range(lines.clone()) {
@@ -407,6 +408,36 @@ fn confidence_text(confidence: Option<Confidence>) -> String {
     }
 }
 
+/// Whether `name` is bound by the function's own code (`name = ...`,
+/// `name += ...`, `for name in`, `for a, name in`, `with ... as name`):
+/// a local the predicted state may show as not bound yet.
+fn assigned_in(function_text: &str, name: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    function_text.lines().any(|line| {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix(name) {
+            let rest = rest.trim_start();
+            let assigns = rest.starts_with('=') && !rest.starts_with("==")
+                || ["+=", "-=", "*=", "/=", "//=", "%=", "|=", "&=", ":"]
+                    .iter()
+                    .any(|op| rest.starts_with(op));
+            if assigns && !rest.starts_with(|c: char| is_ident(c)) {
+                return true;
+            }
+        }
+        let bound_by = |keyword: &str, end: &str| {
+            line.split(keyword).skip(1).any(|after| {
+                let targets = after.split(end).next().unwrap_or("");
+                targets
+                    .split(|c: char| !is_ident(c))
+                    .any(|word| word == name)
+            })
+        };
+        (line.starts_with("for ") && bound_by("for ", " in "))
+            || (line.starts_with("with ") && bound_by(" as ", ":"))
+    })
+}
+
 /// How an answer is marked where it is shown: `≈` for the model's likely
 /// answers, `≈?` for its guesses, `(ran)` for real values.
 fn answer_prefix(engine: EngineKind, answer: &Answer) -> &'static str {
@@ -414,10 +445,38 @@ fn answer_prefix(engine: EngineKind, answer: &Answer) -> &'static str {
         Answer::State(state) | Answer::Output { state, .. } => Some(state),
         _ => None,
     };
-    match (engine, state.and_then(|state| state.confidence)) {
-        (EngineKind::Tracer, _) => "(ran) ",
+    match (
+        answered_by(engine, answer),
+        state.and_then(|state| state.confidence),
+    ) {
         (EngineKind::Model, Some(confidence)) if confidence.verdict() == Verdict::Guess => "≈? ",
         (EngineKind::Model, _) => "≈ ",
+        _ => "(ran) ",
+    }
+}
+
+/// Who gave `answer`: the `auto` engine's answers are the tracer's when
+/// they are real (no confidence) and the model's when predicted.
+fn answered_by(engine: EngineKind, answer: &Answer) -> EngineKind {
+    match (engine, answer) {
+        (EngineKind::Auto, Answer::State(state) | Answer::Output { state, .. }) => {
+            if state.confidence.is_some() {
+                EngineKind::Model
+            } else {
+                EngineKind::Tracer
+            }
+        }
+        (engine, _) => engine,
+    }
+}
+
+/// Why the `auto` engine predicted instead of running, when it did.
+fn auto_note(engine: EngineKind, answer: &Answer) -> Option<&str> {
+    match (engine, answer) {
+        (EngineKind::Auto, Answer::State(state) | Answer::Output { state, .. }) => {
+            state.note.as_deref()
+        }
+        _ => None,
     }
 }
 
@@ -426,6 +485,11 @@ fn provenance(engine: EngineKind, answerer: &str) -> String {
         EngineKind::Model => {
             format!("*Predicted by the neural debugger (model `{answerer}`); nothing was run.*")
         }
+        EngineKind::Auto => format!(
+            "*Real values where the code runs (`engine: auto`, {}); the neural debugger's \
+             predictions (`{answerer}`) where it cannot.*",
+            ndb_inference::tracer::SandboxReport::current()
+        ),
         EngineKind::Tracer => {
             format!(
                 "*Real values: the code was run by the tracer (`allowRunningCode`), {}.*",
@@ -495,7 +559,11 @@ pub fn hint_tooltip(view: &View, key: &Key, answers: &dyn Answers) -> Option<Str
             "\n*The file has syntax errors; predictions resume once it parses.*"
         );
     }
-    let _ = write!(text, "\n{}", provenance(key.engine, &answers.answerer()));
+    if let Some(note) = auto_note(key.engine, &answer) {
+        let _ = writeln!(text, "\n*{}*", bounded(note, MAX_REASON));
+    }
+    let engine = answered_by(key.engine, &answer);
+    let _ = write!(text, "\n{}", provenance(engine, &answers.answerer()));
     Some(text)
 }
 
@@ -629,7 +697,10 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
             _ => None,
         }
     };
-    let symbol = if view.engine() == EngineKind::Model {
+    let engine = predicted
+        .as_deref()
+        .map_or(view.engine(), |answer| answered_by(view.engine(), answer));
+    let symbol = if engine == EngineKind::Model {
         "≈"
     } else {
         "="
@@ -659,16 +730,21 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
                 );
             }
             Some(None) => {
-                if !function.parameters.contains(&name) {
+                let local = function.parameters.contains(&name)
+                    || assigned_in(&view.document.text[function.range.clone()], &name);
+                if !local && real.is_none() {
                     // Not a local here (a global, a builtin, an attribute).
-                    if real.is_none() {
-                        return HoverResult::default();
-                    }
+                    return HoverResult::default();
                 }
                 let _ = writeln!(
                     markdown,
-                    "**{name}** is not bound when line {} is reached",
+                    "**{name}** is not bound when line {} is reached\n",
                     stop_line + 1
+                );
+                let _ = writeln!(
+                    markdown,
+                    "Confidence: {}",
+                    confidence_text(state.confidence)
                 );
             }
             None => {
@@ -709,7 +785,7 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
         stop_line + 1,
         entry.call,
         entry.origin.describe(),
-        provenance(view.engine(), &answers.answerer())
+        provenance(engine, &answers.answerer())
     );
     result.hover = Some(HoverInfo { markdown, range });
     result
@@ -846,16 +922,19 @@ pub fn resolve_lens(view: &View, lens: &Lens, answers: &dyn Answers) -> Option<C
                         value,
                         raised,
                         state,
-                    }) => format!(
-                        "≈ {} {} ({})",
-                        if *raised { "raises" } else { "returns" },
-                        bounded(value.as_deref().unwrap_or("None"), 40),
-                        state.confidence.map_or("ran".to_string(), |c| format!(
-                            "{} {:.0}%",
-                            c.verdict().as_str(),
-                            c.value() * 100.0
-                        ))
-                    ),
+                    }) => {
+                        let verb = if *raised { "raises" } else { "returns" };
+                        let value = bounded(value.as_deref().unwrap_or("None"), 40);
+                        match state.confidence {
+                            Some(c) => format!(
+                                "≈ {verb} {value} ({} {:.0}%)",
+                                c.verdict().as_str(),
+                                c.value() * 100.0
+                            ),
+                            // A real value is not marked as a prediction.
+                            None => format!("(ran) {verb} {value}"),
+                        }
+                    }
                     _ => format!("Predict {}", bounded(&entry.call, 40)),
                 },
             };

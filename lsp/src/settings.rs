@@ -15,6 +15,10 @@ pub enum Engine {
     Model,
     /// The real tracer: runs the code (only when `allowRunningCode` is on).
     Tracer,
+    /// Real values where the code runs (only when `allowRunningCode` is
+    /// on), the model's predictions where it cannot (a missing module or
+    /// name, a limit), each marked as such.
+    Auto,
 }
 
 /// How an accepted suggestion is written into the code.

@@ -7,6 +7,10 @@ mod support;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::sync::Arc;
+
+use ndb_grammar::{Action, EventKind, StateView, TextEvent, TextState};
+use ndb_inference::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
 
 use ndb_lsp::document::DocumentSnapshot;
 use ndb_lsp::entry_calls::{ExternalCalls, UserEntryCalls};
@@ -16,6 +20,11 @@ use support::{ComputedAnswers, Fixture};
 
 fn render(name: &str, settings: &Settings) -> String {
     let fixture = Fixture::load(name);
+    let answers = ComputedAnswers::new(&fixture.text);
+    render_with(fixture, settings, answers)
+}
+
+fn render_with(fixture: Fixture, settings: &Settings, answers: ComputedAnswers) -> String {
     let document = DocumentSnapshot::parse(&fixture.text);
     let user = UserEntryCalls::default();
     let external = ExternalCalls::default();
@@ -29,7 +38,6 @@ fn render(name: &str, settings: &Settings) -> String {
         settings,
         predicted_functions: &predicted,
     };
-    let answers = ComputedAnswers::new(&fixture.text);
     let all_lines = 0..document.line_index.line_count();
     let first = ide::inlay_hints(&view, all_lines.clone(), &answers);
     let mut out = String::new();
@@ -183,5 +191,100 @@ fn a_long_file_is_analysed_quickly() {
     assert!(
         elapsed.as_secs_f64() < 5.0,
         "parse and analysis took {elapsed:?}"
+    );
+}
+
+/// A model that binds nothing and predicts every step as `return 42`: it
+/// shows which answers the `auto` engine took from the model.
+struct Predicts42;
+
+impl Debugger for Predicts42 {
+    fn name(&self) -> String {
+        "predicts-42".into()
+    }
+    fn start(&self, _: &str, _: &str, _: &Cancel) -> Result<State, DebugError> {
+        Ok(state(TextEvent::Call, None, None))
+    }
+    fn next(&self, _: &Session, _: Action, _: &Cancel) -> Result<State, DebugError> {
+        let confidence = Confidence {
+            votes: 1,
+            samples: 1,
+            probability: Some(0.9),
+        };
+        Ok(state(TextEvent::Return, Some("42"), Some(confidence)))
+    }
+}
+
+fn state(event: TextEvent, value: Option<&str>, confidence: Option<Confidence>) -> State {
+    State {
+        text: TextState {
+            event,
+            inverse: false,
+            src: String::new(),
+            locals: Default::default(),
+            value: value.map(str::to_string),
+        },
+        view: value.map(|value| StateView::Event {
+            kind: EventKind::Return,
+            line: 9,
+            depth: 0,
+            locals: None,
+            value: Some(value.to_string()),
+        }),
+        confidence,
+        note: None,
+    }
+}
+
+fn auto_settings() -> Settings {
+    let (settings, problems) =
+        Settings::from_json(&serde_json::json!({"engine": "auto", "allowRunningCode": true}));
+    assert!(problems.is_empty(), "{problems:?}");
+    settings
+}
+
+#[test]
+fn the_auto_engine_shows_real_values_where_the_code_runs() {
+    let fixture = Fixture::load("accumulate.py");
+    let mut answers = ComputedAnswers::new(&fixture.text);
+    answers.model = Arc::new(Predicts42);
+    let rendered = render_with(fixture, &auto_settings(), answers);
+    assert!(
+        rendered.contains("«(ran) returns [3, 7, 12]»"),
+        "{rendered}"
+    );
+    assert!(!rendered.contains('≈'), "{rendered}");
+}
+
+#[test]
+fn the_auto_engine_predicts_where_the_code_cannot_run_and_says_why() {
+    let fixture = Fixture::parse(
+        "import ndb_no_such_module\n\n\ndef double(x):\n    \"\"\"\n    >>> double(4)\n    8\n    \"\"\"\n    return x * 2  # <- breakpoint\n",
+    );
+    let mut answers = ComputedAnswers::new(&fixture.text);
+    answers.model = Arc::new(Predicts42);
+    let rendered = render_with(fixture, &auto_settings(), answers);
+    assert!(rendered.contains("«≈ returns 42»"), "{rendered}");
+    assert!(
+        rendered.contains("predicted, not run") && rendered.contains("ndb_no_such_module"),
+        "the tooltip says why it was predicted: {rendered}"
+    );
+    assert!(
+        rendered.contains("Predicted by the neural debugger"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn the_auto_engine_without_consent_is_the_model() {
+    let (settings, _) = Settings::from_json(&serde_json::json!({"engine": "auto"}));
+    let fixture = Fixture::load("accumulate.py");
+    let mut answers = ComputedAnswers::new(&fixture.text);
+    answers.model = Arc::new(Predicts42);
+    let rendered = render_with(fixture, &settings, answers);
+    assert!(rendered.contains("«≈ returns 42»"), "{rendered}");
+    assert!(
+        !rendered.contains("(ran)"),
+        "nothing runs without allowRunningCode: {rendered}"
     );
 }

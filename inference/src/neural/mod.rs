@@ -323,6 +323,14 @@ where
 
 const CACHE_LIMIT: usize = 4096;
 
+/// Models loaded by this process so far (every front end shares one).
+static LOADED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many times this process has loaded a model's weights.
+pub fn loads_in_process() -> usize {
+    LOADED.load(Ordering::Relaxed)
+}
+
 impl NeuralDebugger {
     /// Loads the model `spec` names (checking the path first: nothing is
     /// ever downloaded).
@@ -391,6 +399,7 @@ impl NeuralDebugger {
             Err(panic) => return Err(load_error(format!("the loader panicked: {panic}"))),
         };
         let load_seconds = started.elapsed().as_secs_f64();
+        LOADED.fetch_add(1, Ordering::Relaxed);
         let special_tokens = Self::special_token_mode(&runtime, &model).map_err(load_error)?;
         let stop_ids = Self::end_of_sequence_ids(&runtime, &model).map_err(load_error)?;
         if special_tokens == SpecialTokenMode::Text {

@@ -414,6 +414,12 @@ pub fn suggest(
                     ingredients = Some(Ingredients::new(wanted, &literals));
                 }
             }
+            if !searching {
+                // Nothing to search toward (no output asked for): the
+                // model's proposals are all there is, so the budget's clock
+                // does not cut them off; runs then check what they give.
+                pending.wait(&mut search, Some(&mut notes))?;
+            }
             let (stop, runs) = run_search(
                 &mut search,
                 runner,

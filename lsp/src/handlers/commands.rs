@@ -189,7 +189,7 @@ async fn predict(server: &Server, snapshot: &Snapshot, argument: &Value) -> Resu
                 "votes": c.votes,
                 "samples": c.samples,
             })),
-            "predicted": view.engine() == EngineKind::Model,
+            "predicted": state.confidence.is_some() || view.engine() == EngineKind::Model,
         }),
         Answer::Failed(reason) => json!({"entryCall": call, "error": reason}),
         _ => json!({"entryCall": call}),

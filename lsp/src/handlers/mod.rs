@@ -76,7 +76,11 @@ pub fn key_to_json(key: &Key) -> Value {
         "hash": format!("{:016x}", key.source_hash),
         "entryCall": key.entry_call,
         "question": question,
-        "engine": match key.engine { EngineKind::Model => "model", EngineKind::Tracer => "tracer" },
+        "engine": match key.engine {
+            EngineKind::Model => "model",
+            EngineKind::Tracer => "tracer",
+            EngineKind::Auto => "auto",
+        },
     })
 }
 
@@ -132,6 +136,7 @@ pub fn key_from_json(value: &Value) -> Option<Key> {
     };
     let engine = match value.get("engine")?.as_str()? {
         "tracer" => EngineKind::Tracer,
+        "auto" => EngineKind::Auto,
         _ => EngineKind::Model,
     };
     Some(Key {

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use ndb_grammar::Action;
 use ndb_inference::debugger::{
-    Cancel, Confidence, DebugError, Debugger, Session, State, TracerDebugger,
+    AutoDebugger, Cancel, Confidence, DebugError, Debugger, Session, State, TracerDebugger,
 };
 use ndb_inference::tracer::TracerConfig;
 use ndb_lsp::engine::{answer_blocking, Answer, Key};
@@ -130,9 +130,14 @@ impl ComputedAnswers {
             if self.answers.lock().unwrap().contains_key(key) {
                 continue;
             }
+            let auto = AutoDebugger {
+                tracer: Arc::new(TracerDebugger::new(self.tracer.config().clone())),
+                model: Ok(self.model.clone()),
+            };
             let debugger: &dyn Debugger = match key.engine {
                 ndb_lsp::engine::EngineKind::Model => &*self.model,
                 ndb_lsp::engine::EngineKind::Tracer => &self.tracer,
+                ndb_lsp::engine::EngineKind::Auto => &auto,
             };
             let answer =
                 match answer_blocking(debugger, &self.tracer, key, &self.source, 4, &Cancel::new())
