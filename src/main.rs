@@ -494,57 +494,30 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             file,
             call,
             actions,
-            backend: Backend::Auto,
+            backend: backend @ (Backend::Model | Backend::Auto),
             format,
             model,
             limits,
-        } => {
-            let actions = Action::parse_list(&actions)?;
-            let source = read_source(&file)?;
-            let config = limits.config()?;
-            let spinner = progress::Spinner::start("loading the model");
-            let loaded = model
-                .load(1, config.clone())
-                .map(|model| Arc::new(model) as Arc<dyn Debugger>)
-                .map_err(|error| error.to_string());
-            drop(spinner);
-            let debugger = AutoDebugger {
-                tracer: Arc::new(TracerDebugger::new(config)),
-                model: loaded,
-            };
-            let session = run_actions(&debugger, &source, &call, &actions, &Cancel::new())?;
-            print_session(out, &session, format)?;
-        }
-        Command::Step {
-            file,
-            call,
-            actions,
-            backend: Backend::Model,
-            format,
-            model,
-            limits,
-        }
-        | Command::Predict {
+        } => predict(
+            out, &file, &call, &actions, format, &model, &limits, backend,
+        )?,
+        Command::Predict {
             file,
             call,
             actions,
             format,
             model,
             limits,
-        } => {
-            let actions = Action::parse_list(&actions)?;
-            let source = read_source(&file)?;
-            let spinner = progress::Spinner::start("loading the model");
-            let debugger = model.load(1, limits.config()?)?;
-            drop(spinner);
-            let spinner = progress::Spinner::start(format!(
-                "predicting {} step(s) without running the code",
-                actions.len()
-            ));
-            let session = run_actions(&debugger, &source, &call, &actions, &Cancel::new())?;
-            spinner.finish();
-            print_session(out, &session, format)?;
-        }
+        } => predict(
+            out,
+            &file,
+            &call,
+            &actions,
+            format,
+            &model,
+            &limits,
+            Backend::Model,
+        )?,
         Command::SuggestInputs {
             file,
             function,
@@ -669,6 +642,48 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `ndb predict` and `ndb step --backend model|auto`: the model's states
+/// (or, with `auto`, the tracer's where the code runs) after each action.
+#[allow(clippy::too_many_arguments)]
+fn predict(
+    out: &mut impl Write,
+    file: &std::path::Path,
+    call: &str,
+    actions: &str,
+    format: Format,
+    model: &ModelArgs,
+    limits: &TracerArgs,
+    backend: Backend,
+) -> Result<()> {
+    let actions = Action::parse_list(actions)?;
+    let source = read_source(file)?;
+    let config = limits.config()?;
+    let spinner = progress::Spinner::start("loading the model");
+    let loaded = model.load(1, config.clone());
+    drop(spinner);
+    let debugger: Box<dyn Debugger> = match backend {
+        Backend::Auto => Box::new(AutoDebugger {
+            tracer: Arc::new(TracerDebugger::new(config)),
+            model: loaded
+                .map(|model| Arc::new(model) as Arc<dyn Debugger>)
+                .map_err(|error| error.to_string()),
+        }),
+        _ => Box::new(loaded?),
+    };
+    let spinner = progress::Spinner::start(format!(
+        "answering {} step(s){}",
+        actions.len(),
+        if matches!(backend, Backend::Auto) {
+            ""
+        } else {
+            " without running the code"
+        }
+    ));
+    let session = run_actions(&*debugger, &source, call, &actions, &Cancel::new())?;
+    spinner.finish();
+    print_session(out, &session, format)
 }
 
 fn read_source(file: &std::path::Path) -> Result<String> {
