@@ -379,6 +379,12 @@ pub fn run(
             },
             if options.verify { ", verified" } else { "" },
         );
+        // --report scores by running each problem's code (and --verify
+        // runs candidates): say how those runs were confined.
+        eprintln!(
+            "runs of the problems' code: {}",
+            ndb_inference::tracer::SandboxReport::current().summary()
+        );
         if options.task == Task::Input && options.baseline.is_none() && total > 0 {
             eprintln!(
                 "runs per problem: {:.1} mean, {most_runs} most; seconds per problem: {:.2} mean, {slowest:.2} most (sources {:?}, budget {} runs, {:.0} s)",

@@ -210,6 +210,14 @@ fn eval_scores_a_baseline_and_the_model_by_running_them() {
     assert_eq!(lines[1]["prediction"], "'hello'");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("pass@1: 1/4 = 25.0%"), "{stderr}");
+    // The report ran the problems' code, and says how it was confined.
+    assert!(
+        stderr.contains(&format!(
+            "runs of the problems' code: {}",
+            ndb_inference::tracer::SandboxReport::current().summary()
+        )),
+        "{stderr}"
+    );
 
     // The model: one line per problem, each score checked with Python.
     let first_two: String = problems.lines().take(2).map(|l| format!("{l}\n")).collect();
