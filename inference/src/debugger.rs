@@ -263,9 +263,25 @@ impl AutoDebugger {
     /// `None` for answers to keep (a syntax error is the user's to fix).
     fn cannot_run(error: &DebugError) -> Option<String> {
         match error {
-            DebugError::Tracer(TracerError::Syntax(_)) | DebugError::Cancelled => None,
+            DebugError::Tracer(TracerError::Syntax(_)) => None,
             DebugError::Tracer(error) => Some(error.to_string()),
             _ => None,
+        }
+    }
+
+    /// The tracer's `answer`, or the model's (`ask`) when the tracer could
+    /// not run the code.
+    fn or_predicted(
+        &self,
+        answer: Result<State, DebugError>,
+        ask: impl FnOnce(&dyn Debugger) -> Result<State, DebugError>,
+    ) -> Result<State, DebugError> {
+        match answer {
+            Err(error) => match Self::cannot_run(&error) {
+                Some(why) => self.predicted(why, ask),
+                None => Err(error),
+            },
+            ok => ok,
         }
     }
 
@@ -298,13 +314,9 @@ impl Debugger for AutoDebugger {
     }
 
     fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
-        match self.tracer.start(source, entry_call, cancel) {
-            Err(error) => match Self::cannot_run(&error) {
-                Some(why) => self.predicted(why, |model| model.start(source, entry_call, cancel)),
-                None => Err(error),
-            },
-            ok => ok,
-        }
+        self.or_predicted(self.tracer.start(source, entry_call, cancel), |model| {
+            model.start(source, entry_call, cancel)
+        })
     }
 
     fn next(
@@ -331,10 +343,7 @@ impl Debugger for AutoDebugger {
                 }
                 _ => Ok(state),
             },
-            Err(error) => match Self::cannot_run(&error) {
-                Some(why) => self.predicted(why, |model| model.next(session, action, cancel)),
-                None => Err(error),
-            },
+            error => self.or_predicted(error, |model| model.next(session, action, cancel)),
         }
     }
 }
