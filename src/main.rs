@@ -15,7 +15,7 @@ use ndb_inference::debugger::{
     run_actions, AutoDebugger, Cancel, Debugger, Session, TracerDebugger,
 };
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
-use ndb_inference::neural::{ModelSpec, NeuralDebugger};
+use ndb_inference::neural::{ModelSpec, NeuralDebugger, Weights};
 use ndb_inference::suggest;
 use ndb_inference::tracer::{trace_file, SandboxPolicy, SandboxReport, TracerConfig};
 
@@ -277,6 +277,11 @@ struct ModelArgs {
     /// Run the model on a CUDA GPU (needs a build with `--features cuda`).
     #[arg(long)]
     gpu: bool,
+    /// How a model directory's weights are held in memory: f32 as stored,
+    /// or q8 / q4, quantized once at load (faster decoding, see
+    /// inference/default-model/README.md for what each costs in accuracy).
+    #[arg(long, default_value = "f32")]
+    weights: Weights,
 }
 
 impl ModelArgs {
@@ -291,6 +296,7 @@ impl ModelArgs {
             max_new_tokens: self.max_new_tokens,
             threads: self.threads,
             gpu: self.gpu,
+            weights: self.weights,
             tracer,
             ..ModelSpec::default()
         })
@@ -660,17 +666,32 @@ fn predict(
     let actions = Action::parse_list(actions)?;
     let source = read_source(file)?;
     let config = limits.config()?;
-    let spinner = progress::Spinner::start("loading the model");
-    let loaded = model.load(1, config.clone());
-    drop(spinner);
     let debugger: Box<dyn Debugger> = match backend {
-        Backend::Auto => Box::new(AutoDebugger {
-            tracer: Arc::new(TracerDebugger::new(config)),
-            model: loaded
-                .map(|model| Arc::new(model) as Arc<dyn Debugger>)
-                .map_err(|error| error.to_string()),
-        }),
-        _ => Box::new(loaded?),
+        Backend::Auto => {
+            // Loaded only if the code cannot run (the tracer answers the rest).
+            let model = model.clone();
+            let tracer_config = config.clone();
+            let loaded = std::sync::OnceLock::new();
+            Box::new(AutoDebugger::new(
+                Arc::new(TracerDebugger::new(config.clone())),
+                move || {
+                    loaded
+                        .get_or_init(|| {
+                            model
+                                .load(1, tracer_config.clone())
+                                .map(|model| Arc::new(model) as Arc<dyn Debugger>)
+                                .map_err(|error| error.to_string())
+                        })
+                        .clone()
+                },
+            ))
+        }
+        _ => {
+            let spinner = progress::Spinner::start("loading the model");
+            let loaded = model.load(1, config.clone());
+            drop(spinner);
+            Box::new(loaded?)
+        }
     };
     let spinner = progress::Spinner::start(format!(
         "answering {} step(s){}",

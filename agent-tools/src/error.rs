@@ -22,9 +22,10 @@ pub enum ToolError {
         resolved: Option<String>,
         allowed: String,
     },
-    /// Unknown, ended, expired or evicted session.
-    #[error("{0}")]
-    Session(String),
+    /// Unknown, ended, expired or evicted session, or one that cannot take
+    /// the step asked.
+    #[error(transparent)]
+    Session(#[from] crate::sessions::SessionError),
     #[error("`{tool}` runs your code, which this server does not allow; it is enabled by starting the server with --allow-run (`ndb mcp --allow-run`, `ndb tool --allow-run`)")]
     RunNotAllowed { tool: String },
     #[error("the model is not available: {0}. Tools that do not need it (list_functions, run_trace, check_prediction) keep working")]

@@ -90,6 +90,27 @@ impl Drop for SessionLease {
     }
 }
 
+/// Why a session cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    #[error("session `{id}` was ended with end_session; start a new one with start_session")]
+    Ended { id: String },
+    #[error("session `{id}` expired after {idle_seconds} s without use; start a new one with start_session")]
+    Expired { id: String, idle_seconds: f64 },
+    #[error("session `{id}` was closed to make room (at most {max_sessions} sessions at once); end sessions you no longer need, and start a new one with start_session")]
+    Evicted { id: String, max_sessions: usize },
+    #[error("no session `{id}`; start_session returns a session_id such as `s1`")]
+    Unknown { id: String },
+    #[error("all {max_sessions} sessions are in the middle of a call; wait for one, or end one with end_session")]
+    AllBusy { max_sessions: usize },
+    #[error("the program has exited; only inv_step_into, inv_step_over and inv_step_call move from here (or end_session {id})")]
+    Exited { id: String },
+    #[error("session `{id}` has taken {max_actions} steps, the most one session keeps; start a new one (a breakpoint gets there faster)")]
+    TooManySteps { id: String, max_actions: usize },
+    #[error("this is the state before the entry call; only forward actions move from here")]
+    BeforeEntry,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Gone {
     Ended,
@@ -159,7 +180,7 @@ impl Sessions {
         &self,
         debugger: Arc<dyn Debugger>,
         session: Session,
-    ) -> Result<SessionLease, String> {
+    ) -> Result<SessionLease, SessionError> {
         let now = Instant::now();
         let mut inner = self.lock();
         self.expire(&mut inner, now);
@@ -171,10 +192,9 @@ impl Sessions {
                 .min_by_key(|(_, since)| *since)
                 .map(|(id, _)| id.clone());
             let Some(id) = oldest else {
-                return Err(format!(
-                    "all {} sessions are in the middle of a call; wait for one, or end one with end_session",
-                    self.max_sessions
-                ));
+                return Err(SessionError::AllBusy {
+                    max_sessions: self.max_sessions,
+                });
             };
             inner.live.remove(&id);
             Self::remember(&mut inner, id, Gone::Evicted);
@@ -194,19 +214,19 @@ impl Sessions {
     }
 
     /// The live session `id`, leased to the calling call.
-    pub fn get(&self, id: &str) -> Result<SessionLease, String> {
+    pub fn get(&self, id: &str) -> Result<SessionLease, SessionError> {
         let now = Instant::now();
         let mut inner = self.lock();
         self.expire(&mut inner, now);
         match inner.live.get(id) {
             Some(session) => Ok(SessionLease::new(session.clone())),
-            None => Err(self.gone_message(&inner, id)),
+            None => Err(self.gone(&inner, id)),
         }
     }
 
     /// Ends the session `id`. A call still using it finishes on its own
     /// copy; the session is gone for every later call.
-    pub fn remove(&self, id: &str) -> Result<SessionLease, String> {
+    pub fn remove(&self, id: &str) -> Result<SessionLease, SessionError> {
         let now = Instant::now();
         let mut inner = self.lock();
         self.expire(&mut inner, now);
@@ -215,7 +235,7 @@ impl Sessions {
                 Self::remember(&mut inner, id.to_string(), Gone::Ended);
                 Ok(SessionLease::new(session))
             }
-            None => Err(self.gone_message(&inner, id)),
+            None => Err(self.gone(&inner, id)),
         }
     }
 
@@ -223,26 +243,25 @@ impl Sessions {
         self.lock().live.len()
     }
 
-    fn gone_message(&self, inner: &Inner, id: &str) -> String {
+    fn gone(&self, inner: &Inner, id: &str) -> SessionError {
+        let id = id.to_string();
         let gone = inner
             .gone
             .iter()
             .rev()
-            .find(|(known, _)| known == id)
+            .find(|(known, _)| *known == id)
             .map(|(_, gone)| *gone);
         match gone {
-            Some(Gone::Ended) => {
-                format!("session `{id}` was ended with end_session; start a new one with start_session")
-            }
-            Some(Gone::Expired) => format!(
-                "session `{id}` expired after {} s without use; start a new one with start_session",
-                self.idle_timeout.as_secs_f64()
-            ),
-            Some(Gone::Evicted) => format!(
-                "session `{id}` was closed to make room (at most {} sessions at once); end sessions you no longer need, and start a new one with start_session",
-                self.max_sessions
-            ),
-            None => format!("no session `{id}`; start_session returns a session_id such as `s1`"),
+            Some(Gone::Ended) => SessionError::Ended { id },
+            Some(Gone::Expired) => SessionError::Expired {
+                id,
+                idle_seconds: self.idle_timeout.as_secs_f64(),
+            },
+            Some(Gone::Evicted) => SessionError::Evicted {
+                id,
+                max_sessions: self.max_sessions,
+            },
+            None => SessionError::Unknown { id },
         }
     }
 }
@@ -291,7 +310,17 @@ mod tests {
         assert_eq!((first.as_str(), third.as_str()), ("s1", "s3"));
         assert!(sessions.get(&first).is_ok());
         let error = sessions.get(&second).err().unwrap();
-        assert!(error.contains("closed to make room"), "{error}");
+        assert!(
+            matches!(
+                error,
+                SessionError::Evicted {
+                    max_sessions: 2,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        assert!(error.to_string().contains("closed to make room"), "{error}");
         assert_eq!(sessions.live_count(), 2);
     }
 
@@ -305,13 +334,16 @@ mod tests {
             "a session in a call does not expire"
         );
         let refused = sessions.insert(debugger(), session()).err().unwrap();
-        assert!(refused.contains("in the middle of a call"), "{refused}");
+        assert_eq!(refused, SessionError::AllBusy { max_sessions: 1 });
         let id = busy.id.clone();
         drop(busy);
         // Idle time starts when the call ends.
         assert!(sessions.get(&id).is_ok());
         std::thread::sleep(Duration::from_millis(60));
-        assert!(sessions.get(&id).err().unwrap().contains("expired"));
+        assert!(matches!(
+            sessions.get(&id).err().unwrap(),
+            SessionError::Expired { .. }
+        ));
     }
 
     #[test]
@@ -319,11 +351,20 @@ mod tests {
         let sessions = Sessions::new(8, Duration::from_millis(50));
         let ended = start(&sessions);
         sessions.remove(&ended).unwrap();
-        assert!(sessions.get(&ended).err().unwrap().contains("was ended"));
+        assert_eq!(
+            sessions.get(&ended).err().unwrap(),
+            SessionError::Ended { id: ended.clone() }
+        );
         let idle = start(&sessions);
         std::thread::sleep(Duration::from_millis(80));
-        assert!(sessions.get(&idle).err().unwrap().contains("expired"));
-        assert!(sessions.get("s99").err().unwrap().contains("no session"));
+        assert!(matches!(
+            sessions.get(&idle).err().unwrap(),
+            SessionError::Expired { .. }
+        ));
+        assert_eq!(
+            sessions.get("s99").err().unwrap(),
+            SessionError::Unknown { id: "s99".into() }
+        );
         assert!(sessions.remove(&ended).is_err());
     }
 }

@@ -23,7 +23,7 @@ use crate::error::ToolError;
 use crate::output::*;
 use crate::python::{callee_of, Function, PythonFile};
 use crate::roots::PathScope;
-use crate::sessions::Sessions;
+use crate::sessions::{SessionError, Sessions};
 use crate::view::{bound_value, state_out, LocalsRequest};
 use crate::{Backend, ServerConfig};
 
@@ -132,7 +132,7 @@ enum Predictor {
     /// on first need, as above) where it cannot (`--backend auto`).
     Auto {
         spec: ModelSpec,
-        loaded: Mutex<Option<Arc<NeuralDebugger>>>,
+        loaded: Arc<Mutex<Option<Arc<NeuralDebugger>>>>,
     },
     /// A fixed debugger: the real tracer (`--backend trace`) or a test's.
     Fixed(Arc<dyn Debugger>),
@@ -165,7 +165,7 @@ impl Tools {
             Backend::Trace => Predictor::Fixed(tracer.clone()),
             Backend::Auto => Predictor::Auto {
                 spec: config.model.clone(),
-                loaded: Mutex::new(None),
+                loaded: Arc::default(),
             },
         };
         Tools::build(config, predictor, tracer)
@@ -231,7 +231,11 @@ impl Tools {
 
     /// Loads the model now instead of at the first prediction.
     pub fn warm_up(&self) -> Result<(), ToolError> {
-        self.predictor(None).map(|_| ())
+        match &self.predictor {
+            Predictor::Neural { spec, loaded } => Self::model(spec, loaded).map(|_| ()),
+            Predictor::Auto { spec, loaded } => Self::model(spec, loaded).map(|_| ()),
+            Predictor::Fixed(_) => Ok(()),
+        }
     }
 
     fn predictor(&self, samples: Option<u32>) -> Result<Arc<dyn Debugger>, ToolError> {
@@ -241,12 +245,18 @@ impl Tools {
                 let model = Self::model(spec, loaded)?;
                 Ok(Self::sampled(model, samples))
             }
-            Predictor::Auto { spec, loaded } => Ok(Arc::new(AutoDebugger {
-                tracer: self.tracer.clone(),
-                model: Self::model(spec, loaded)
-                    .map(|model| Self::sampled(model, samples))
-                    .map_err(|error| error.to_string()),
-            })),
+            Predictor::Auto { spec, loaded } => {
+                // Loaded only when the code cannot run.
+                let (spec, loaded) = (spec.clone(), loaded.clone());
+                Ok(Arc::new(AutoDebugger::new(
+                    self.tracer.clone(),
+                    move || {
+                        Self::model(&spec, &loaded)
+                            .map(|model| Self::sampled(model, samples))
+                            .map_err(|error| error.to_string())
+                    },
+                )))
+            }
         }
     }
 
@@ -383,7 +393,8 @@ impl Tools {
 
     /// Checks that `entry_call` calls a top-level function of the source.
     fn entry_call(tool: &str, source: &Source, entry_call: &str) -> Result<String, ToolError> {
-        let callee = callee_of(entry_call).map_err(|message| ToolError::invalid(tool, message))?;
+        let callee =
+            callee_of(entry_call).map_err(|error| ToolError::invalid(tool, error.to_string()))?;
         Self::function(source, &callee)?;
         Ok(entry_call.trim().to_string())
     }
@@ -526,22 +537,18 @@ impl Tools {
             Self::breakpoint_line(&Source { text, functions }, line)?;
         }
         if is_exit(data.current()) && !action.is_inverse() {
-            return Err(ToolError::Session(format!(
-                "the program has exited; only inv_step_into, inv_step_over and inv_step_call move from here (or end_session {})",
-                live.id
-            )));
+            return Err(ToolError::Session(SessionError::Exited {
+                id: live.id.clone(),
+            }));
         }
         if data.steps.len() >= MAX_ACTIONS {
-            return Err(ToolError::Session(format!(
-                "session `{}` has taken {MAX_ACTIONS} steps, the most one session keeps; start a new one (a breakpoint gets there faster)",
-                live.id
-            )));
+            return Err(ToolError::Session(SessionError::TooManySteps {
+                id: live.id.clone(),
+                max_actions: MAX_ACTIONS,
+            }));
         }
         if is_exit_entry(data.current()) && action.is_inverse() {
-            return Err(ToolError::Session(
-                "this is the state before the entry call; only forward actions move from here"
-                    .into(),
-            ));
+            return Err(ToolError::Session(SessionError::BeforeEntry));
         }
         let state = live.debugger.next(&data, action, cancel)?;
         data.steps.push(Step { action, state });

@@ -432,8 +432,9 @@ fn one_loaded_model_answers_every_samples_value_and_the_auto_backend() {
 
 /// `--backend auto`: a function that runs is answered by the real tracer
 /// (certain, no confidence); one whose module cannot load is predicted by
-/// the real default model, with a confidence and a note saying why. (Run
-/// after the load count above, in the same test: it loads a model too.)
+/// the real default model, with a confidence and a note saying why; the
+/// model is loaded only then. (Run after the load count above, in the same
+/// test: it loads a model too.)
 fn the_auto_backend_runs_what_runs_and_predicts_the_rest() {
     let tools = Tools::new(ServerConfig {
         backend: ndb_agent_tools::Backend::Auto,
@@ -455,9 +456,15 @@ fn the_auto_backend_runs_what_runs_and_predicts_the_rest() {
             .call(call, &Cancel::new())
             .map(|output| output.to_json())
     };
+    let loads = ndb_inference::neural::loads_in_process();
     let real = call(runs).unwrap();
     assert_eq!(real["value"], json!("5"), "{real}");
     assert_eq!(real["confidence"], Value::Null, "{real}");
+    assert_eq!(
+        ndb_inference::neural::loads_in_process(),
+        loads,
+        "the tracer answered, yet the model was loaded"
+    );
     let missing = format!("import ndb_no_such_module\n\n{runs}");
     match call(&missing) {
         Ok(predicted) => {
@@ -468,4 +475,5 @@ fn the_auto_backend_runs_what_runs_and_predicts_the_rest() {
         // An unusable model answer is a tool error, never a real value.
         Err(error) => assert_eq!(error.kind(), "debugger", "{error}"),
     }
+    assert_eq!(ndb_inference::neural::loads_in_process(), loads + 1);
 }

@@ -3,14 +3,15 @@
 //! weights, and latency per operation (first answer, cached answer, k = 1
 //! and k = 8).
 //!
-//! `cargo bench --workspace --profile dev --bench model [-- MODEL_PATH]` (default: the
-//! shipped default model). Prints figures; asserts nothing.
+//! `cargo bench --workspace --profile dev --bench model [-- [--weights f32|q8|q4] [MODEL_PATH]]`
+//! (default: the shipped default model, f32). Prints figures; asserts
+//! nothing.
 
 use std::time::Instant;
 
 use ndb_grammar::Action;
 use ndb_inference::debugger::{Cancel, Debugger, Session, Step};
-use ndb_inference::neural::{ModelSpec, NeuralDebugger};
+use ndb_inference::neural::{ModelSpec, NeuralDebugger, Weights};
 
 const SOURCE: &str = include_str!("../../examples/quickstart.py");
 const CALL: &str = "mean_of_evens([3, 4, 7, 10])";
@@ -39,12 +40,25 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let path = std::env::args()
-        .skip(1)
-        .find(|arg| !arg.starts_with('-'))
-        .map(Into::into);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut path = None;
+    let mut weights = Weights::F32;
+    let mut index = 0;
+    while index < args.len() {
+        if args[index] == "--weights" && index + 1 < args.len() {
+            weights = args[index + 1].parse().unwrap_or_else(|error| {
+                eprintln!("bench model: {error}");
+                std::process::exit(2)
+            });
+            index += 1;
+        } else if !args[index].starts_with('-') {
+            path = Some(args[index].clone().into());
+        }
+        index += 1;
+    }
     let spec = ModelSpec {
         path,
+        weights,
         ..ModelSpec::default()
     };
     let started = Instant::now();
@@ -57,9 +71,10 @@ fn main() {
     };
     let info = debugger.info().clone();
     println!(
-        "model: {} ({:?} special tokens)",
+        "model: {} ({:?} special tokens, weights {})",
         info.path.display(),
-        info.special_tokens
+        info.special_tokens,
+        weights.name()
     );
     println!(
         "load: {:.2} s (builder {:.2} s)",
@@ -108,10 +123,30 @@ fn main() {
         throughput.prompt_tokens,
         median(prompt_rates),
         throughput.generated_tokens,
-        median(generate_rates)
+        median(generate_rates.clone())
     );
     let bandwidth = memory_bandwidth();
-    let weights = info.weight_bytes as f64;
+    let file_bytes = info.weight_bytes as f64;
+    if weights != Weights::F32 {
+        // Every float32 weight read per token as its quantized block:
+        // Q8_0 is 34 bytes per 32 weights, Q4_0 18 bytes per 32.
+        let bytes_per_weight = if weights == Weights::Q8 {
+            34.0 / 32.0
+        } else {
+            18.0 / 32.0
+        };
+        let bytes = file_bytes / 4.0 * bytes_per_weight;
+        println!(
+            "memory bandwidth {:.1} GB/s: decoding bound {:.0} tokens/s for {:.0} MB of {} weights \
+             (bound reached: {:.0}%)",
+            bandwidth / 1e9,
+            bandwidth / bytes,
+            bytes / 1e6,
+            weights.name(),
+            100.0 * median(generate_rates.clone()) / (bandwidth / bytes)
+        );
+    }
+    let weights = file_bytes;
     println!(
         "memory bandwidth {:.1} GB/s: decoding bound {:.0} tokens/s for the {:.0} MB weight file{}",
         bandwidth / 1e9,
@@ -128,20 +163,70 @@ fn main() {
         }
     );
 
-    for k in [1usize, 8] {
-        debugger.clear_cache();
-        let t = Instant::now();
-        let result = debugger.candidates(&session, Action::StepOver, k, &cancel);
-        let seconds = t.elapsed().as_secs_f64();
-        match result {
-            Ok(states) => println!(
-                "step_over k={k}: {seconds:.3} s, {} distinct answers, top confidence {:.2}",
-                states.len(),
-                states[0].confidence.map_or(1.0, |c| c.share())
-            ),
-            Err(error) => println!("step_over k={k}: {seconds:.3} s, failed: {error}"),
+    // Warm model, new questions: each on a source neither the answer cache
+    // nor the engine's prefix cache has seen (a first comment line makes it
+    // new), the editor's case after an edit.
+    let mut fresh = 0;
+    let mut new_session = |debugger: &NeuralDebugger| {
+        fresh += 1;
+        let source = format!("# edit {fresh}\n{SOURCE}");
+        let start = debugger
+            .start(&source, CALL, &cancel)
+            .expect("entry call binds");
+        Session {
+            source: source.into(),
+            entry_call: Some(CALL.to_string()),
+            start,
+            steps: Vec::new(),
         }
+    };
+    for (k, runs) in [(1usize, 5), (8, 3)] {
+        let mut seconds = Vec::new();
+        let mut shares = Vec::new();
+        for _ in 0..runs {
+            let session = new_session(&debugger);
+            let t = Instant::now();
+            let result = debugger.candidates(&session, Action::StepOver, k, &cancel);
+            seconds.push(t.elapsed().as_secs_f64());
+            match result {
+                Ok(states) => shares.push(states[0].confidence.map_or(1.0, |c| c.share())),
+                Err(error) => println!("  (step_over k={k} failed: {error})"),
+            }
+        }
+        println!(
+            "step_over k={k}, new source: p50 {:.3} s over {runs} (min {:.3}, max {:.3}); top share p50 {:.2}",
+            median(seconds.clone()),
+            seconds.iter().cloned().fold(f64::MAX, f64::min),
+            seconds.iter().cloned().fold(0.0, f64::max),
+            if shares.is_empty() { 0.0 } else { median(shares) }
+        );
     }
+
+    // Prefix reuse: a second question about the same source and state (a
+    // document's breakpoint after its first step) shares the prompt up to
+    // the action; the engine's prefix cache skips recomputing it.
+    let mut cold = Vec::new();
+    let mut warm = Vec::new();
+    let mut tokens = 0;
+    for _ in 0..3 {
+        let session = new_session(&debugger);
+        let _ = debugger.next(&session, Action::StepOver, &cancel);
+        let first = debugger.last_throughput();
+        let _ = debugger.next(&session, Action::Breakpoint(14), &cancel);
+        let second = debugger.last_throughput();
+        tokens = first.prompt_tokens;
+        cold.push(first.prompt_seconds);
+        warm.push(second.prompt_seconds);
+    }
+    let (cold, warm) = (median(cold), median(warm));
+    println!(
+        "prefix reuse: {tokens}-token prompt in {:.3} s new, {:.3} s when the source was just asked about \
+         ({:.0}% of the prompt time saved, about {:.0} prefill tokens)",
+        cold,
+        warm,
+        100.0 * (1.0 - warm / cold.max(1e-9)),
+        tokens as f64 * (1.0 - warm / cold.max(1e-9)).max(0.0)
+    );
 
     // A rollout of five single steps, each fed back.
     debugger.clear_cache();

@@ -11,9 +11,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use dashmap::DashMap;
-use ndb_grammar::{Action, Cursor, ExitStatus, StateTree, StateView, TextState};
+use ndb_grammar::text::{delta_possible, text_action};
+use ndb_grammar::{
+    Action, Cursor, EventKind, ExitStatus, StateTree, StateView, TextState, TextStep,
+    TextTrajectory,
+};
 
+use crate::cache::Cache;
 use crate::tracer::{trace_source, TracerConfig, TracerError};
 
 /// A stop of the debugger as every front end shows it, predicted or real.
@@ -124,7 +128,7 @@ impl Session {
     /// The whole session in the text language, as `ndb step --format text`
     /// prints a walk (ended by `<|trace_end|>`).
     pub fn to_text(&self) -> String {
-        let mut trajectory = crate::neural::prompt::trajectory(self, 0);
+        let mut trajectory = self.trajectory(0);
         trajectory.ended = true;
         ndb_grammar::text::print_trajectory(&trajectory)
     }
@@ -132,6 +136,65 @@ impl Session {
     /// The actions taken so far.
     pub fn actions(&self) -> Vec<Action> {
         self.steps.iter().map(|step| step.action).collect()
+    }
+}
+
+/// Whether the step from `previous` to `next` is written with delta locals,
+/// as in the training data: one step (into or over, either direction)
+/// between call/line states of the same frame, landing on a line.
+fn is_delta_step(previous: &State, action: Action, next: &State) -> bool {
+    let step = matches!(
+        action,
+        Action::StepInto | Action::StepOver | Action::InvStepInto | Action::InvStepOver
+    );
+    let (
+        Some(StateView::Event {
+            kind: from_kind,
+            depth: from_depth,
+            ..
+        }),
+        Some(StateView::Event {
+            kind: EventKind::Line,
+            depth: to_depth,
+            ..
+        }),
+    ) = (&previous.view, &next.view)
+    else {
+        return false;
+    };
+    step && matches!(from_kind, EventKind::Call | EventKind::Line)
+        && from_depth == to_depth
+        && delta_possible(&previous.text, &next.text)
+}
+
+impl Session {
+    /// The session in the text language, without its oldest `skip` steps (the
+    /// model's prompt when the whole session does not fit its context).
+    pub(crate) fn trajectory(&self, skip: usize) -> TextTrajectory {
+        let session = self;
+        let source = &*session.source;
+        let mut steps = Vec::new();
+        let mut previous = &session.start;
+        for (index, step) in session.steps.iter().enumerate() {
+            // After a gap the first kept step is written in full: its delta base
+            // would be a state the model cannot see.
+            let delta =
+                (skip == 0 || index > skip) && is_delta_step(previous, step.action, &step.state);
+            if index >= skip {
+                steps.push(TextStep {
+                    action: text_action(source, step.action),
+                    state: step.state.text.clone(),
+                    delta,
+                });
+            }
+            previous = &step.state;
+        }
+        TextTrajectory {
+            source: source.to_string(),
+            start: session.start.text.clone(),
+            steps,
+            ended: false,
+        }
     }
 }
 
@@ -171,8 +234,25 @@ pub enum DebugError {
     Cancelled,
     #[error("the session has already ended (exit state); start a new one")]
     Ended,
+    #[error("the debugger gave no answer")]
+    NoAnswer,
+    /// The auto engine: the code could not run and no model could be had.
+    #[error("the code could not run here ({why}) and no model is loaded: {reason}")]
+    NoModel { why: String, reason: String },
+    #[error(
+        "the source and the first state take {tokens} tokens; the model's context holds \
+         {context} (with {answer} for the answer)"
+    )]
+    PromptTooLong {
+        tokens: usize,
+        context: usize,
+        answer: usize,
+    },
+    #[error("the model panicked: {0}")]
+    Panicked(String),
+    /// An error mistral.rs reported (it gives its errors as text).
     #[error("model error: {0}")]
-    Model(String),
+    Engine(String),
 }
 
 /// Answers "what state comes next".
@@ -229,7 +309,7 @@ impl Debugger for Sampled {
             .candidates(session, action, self.k, cancel)?
             .into_iter()
             .next()
-            .ok_or_else(|| DebugError::Model("the debugger gave no answer".to_string()))
+            .ok_or(DebugError::NoAnswer)
     }
 
     fn candidates(
@@ -252,13 +332,27 @@ impl Debugger for Sampled {
 /// carry no confidence; predicted ones do, so every front end marks each
 /// state for what it is.
 pub struct AutoDebugger {
-    pub tracer: Arc<TracerDebugger>,
-    /// Why no model could be loaded, when none could: said where the model
-    /// would have answered.
-    pub model: Result<Arc<dyn Debugger>, String>,
+    tracer: Arc<TracerDebugger>,
+    model: ModelOnDemand,
 }
 
+/// The model an [`AutoDebugger`] falls back on, asked for only when the code
+/// cannot run: loading a model costs seconds that the tracer's answers do
+/// not need. It gives the model, or why none can be loaded (said where the
+/// model would have answered).
+pub type ModelOnDemand = Box<dyn Fn() -> Result<Arc<dyn Debugger>, String> + Send + Sync>;
+
 impl AutoDebugger {
+    pub fn new(
+        tracer: Arc<TracerDebugger>,
+        model: impl Fn() -> Result<Arc<dyn Debugger>, String> + Send + Sync + 'static,
+    ) -> AutoDebugger {
+        AutoDebugger {
+            tracer,
+            model: Box::new(model),
+        }
+    }
+
     /// Why the tracer cannot answer here, when the model may instead;
     /// `None` for answers to keep (a syntax error is the user's to fix).
     fn cannot_run(error: &DebugError) -> Option<String> {
@@ -290,12 +384,11 @@ impl AutoDebugger {
         why: String,
         ask: impl FnOnce(&dyn Debugger) -> Result<State, DebugError>,
     ) -> Result<State, DebugError> {
-        let model = self.model.as_ref().map_err(|reason| {
-            DebugError::Model(format!(
-                "the code could not run here ({why}) and no model is loaded: {reason}"
-            ))
+        let model = (self.model)().map_err(|reason| DebugError::NoModel {
+            why: why.clone(),
+            reason,
         })?;
-        let mut state = ask(&**model)?;
+        let mut state = ask(&*model)?;
         let note = format!("predicted, not run: {why}");
         state.note = Some(match state.note.take() {
             Some(other) => format!("{note}; {other}"),
@@ -307,10 +400,7 @@ impl AutoDebugger {
 
 impl Debugger for AutoDebugger {
     fn name(&self) -> String {
-        match &self.model {
-            Ok(model) => format!("trace, else {}", model.name()),
-            Err(_) => "trace".to_string(),
-        }
+        "trace, else the model".to_string()
     }
 
     fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
@@ -376,14 +466,18 @@ pub fn run_actions(
 /// tree. Runs the user's code, bounded by its [`TracerConfig`].
 pub struct TracerDebugger {
     config: TracerConfig,
-    trees: DashMap<(Arc<str>, String), Arc<StateTree>>,
+    trees: Cache<(Arc<str>, String), Arc<StateTree>>,
 }
+
+/// State trees kept per tracer (each holds a whole run, up to the event
+/// limit).
+const MAX_TREES: usize = 64;
 
 impl TracerDebugger {
     pub fn new(config: TracerConfig) -> TracerDebugger {
         TracerDebugger {
             config,
-            trees: DashMap::new(),
+            trees: Cache::new(MAX_TREES),
         }
     }
 
@@ -396,13 +490,10 @@ impl TracerDebugger {
     pub fn tree(&self, source: &str, entry_call: &str) -> Result<Arc<StateTree>, DebugError> {
         let key: (Arc<str>, String) = (source.into(), entry_call.to_string());
         if let Some(tree) = self.trees.get(&key) {
-            return Ok(tree.clone());
+            return Ok(tree);
         }
         let trace = trace_source(source, entry_call, &self.config)?;
         let tree = Arc::new(StateTree::new(trace));
-        if self.trees.len() > 64 {
-            self.trees.clear();
-        }
         self.trees.insert(key, tree.clone());
         Ok(tree)
     }

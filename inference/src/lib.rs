@@ -5,12 +5,14 @@
 //! users ask for on top of it ([`ops`]), with the one suggestion engine
 //! ([`suggest`]).
 
+pub mod cache;
 pub mod data;
 pub mod debugger;
 pub mod entry;
 pub mod json;
 pub mod neural;
 pub mod ops;
+pub mod python;
 pub mod stdio;
 pub mod suggest;
 pub mod tracer;

@@ -5,6 +5,9 @@
 //! when the user asked for it).
 
 use ndb_grammar::locate::{def_name, find_function, function_spans, return_line, FunctionSpan};
+
+use crate::python::syntax::{Parameter, ParameterKind};
+use crate::python::PythonFile;
 use ndb_grammar::state::source_lines;
 use ndb_grammar::{Action, EventKind, ExitStatus, StateView, TextEvent, TextState};
 
@@ -201,21 +204,6 @@ pub fn predict_at_line(
     Ok(session)
 }
 
-/// Rolls out single steps (`step_over`) from the entry call until the entry
-/// function returns, at most `max_steps` of them.
-pub fn rollout(
-    debugger: &dyn Debugger,
-    source: &str,
-    entry_call: &str,
-    max_steps: usize,
-    cancel: &Cancel,
-) -> Result<Session, DebugError> {
-    let start = debugger.start(source, entry_call, cancel)?;
-    let mut session = new_session(source, Some(entry_call), start);
-    roll(debugger, &mut session, max_steps, cancel)?;
-    Ok(session)
-}
-
 /// `step_over` until the entry function returns or the run ends, at most
 /// `max_steps` times.
 fn roll(
@@ -329,8 +317,7 @@ pub fn suggest_inputs(
                 .collect()
         }
     };
-    let header = def_header(source, &spans[index]);
-    let parameters = parameters(&header);
+    let parameters = parameters(source, function);
     let mut suggestions: Vec<Suggestion> = Vec::new();
     for (session, share) in returns {
         let predicted_output = session.current().text.value.clone();
@@ -414,97 +401,19 @@ pub fn balanced_literal(text: &str) -> bool {
 
 /// How many positional parameters `function` has (0 when it is not found).
 pub fn positional_parameter_count(source: &str, function: &str) -> usize {
-    let spans = function_spans(source);
-    find_function(&spans, function).map_or(0, |index| {
-        parameters(&def_header(source, &spans[index]))
-            .iter()
-            .filter(|p| matches!(p, Parameter::Positional(_)))
-            .count()
-    })
+    parameters(source, function)
+        .iter()
+        .filter(|parameter| parameter.kind == ParameterKind::Positional)
+        .count()
 }
 
-/// The text of a function's header, from `def` to the end of its
-/// parameter list.
-pub(crate) fn def_header(source: &str, span: &FunctionSpan) -> String {
-    source_lines(source)
-        .skip(span.def_line as usize - 1)
-        .take((span.body_line.max(span.def_line + 1) - span.def_line) as usize)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// How a parameter receives its argument.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Parameter {
-    Positional(String),
-    KeywordOnly(String),
-    VarPositional(String),
-    VarKeyword(String),
-}
-
-/// The parameters of a `def` header, by a bracket-aware split of the text
-/// between its outer parentheses.
-pub(crate) fn parameters(header: &str) -> Vec<Parameter> {
-    let Some(open) = header.find('(') else {
-        return Vec::new();
-    };
-    let mut depth = 0;
-    let mut close = header.len();
-    let mut pieces = Vec::new();
-    let mut piece_start = open + 1;
-    let mut quote: Option<char> = None;
-    for (offset, c) in header[open..].char_indices() {
-        let at = open + offset;
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '\'' | '"' => quote = Some(c),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    close = at;
-                    break;
-                }
-            }
-            ',' if depth == 1 => {
-                pieces.push(&header[piece_start..at]);
-                piece_start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    if piece_start <= close {
-        pieces.push(&header[piece_start..close]);
-    }
-    let mut keyword_only = false;
-    let mut result = Vec::new();
-    for piece in pieces {
-        let name_part = piece
-            .split([':', '='])
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        match name_part.as_str() {
-            "" | "/" => {}
-            "*" => keyword_only = true,
-            name if name.starts_with("**") => {
-                result.push(Parameter::VarKeyword(name[2..].trim().to_string()))
-            }
-            name if name.starts_with('*') => {
-                keyword_only = true;
-                result.push(Parameter::VarPositional(name[1..].trim().to_string()));
-            }
-            name if keyword_only => result.push(Parameter::KeywordOnly(name.to_string())),
-            name => result.push(Parameter::Positional(name.to_string())),
-        }
-    }
-    result
+/// The parameters of the module-level function `function`, as the one
+/// Python reader finds them (none when it is not found).
+pub(crate) fn parameters(source: &str, function: &str) -> Vec<Parameter> {
+    let file = PythonFile::parse(source);
+    file.function(function)
+        .map(|index| file.analysis().functions[index].parameters.clone())
+        .unwrap_or_default()
 }
 
 /// The argument text that binds `locals` (a call state's) to `parameters`.
@@ -517,24 +426,24 @@ fn arguments_text(parameters: &[Parameter], locals: &[(String, String)]) -> Stri
     };
     let mut parts = Vec::new();
     let mut skipped_positional = false;
-    for parameter in parameters {
-        match parameter {
-            Parameter::Positional(name) => match value(name) {
+    for Parameter { name, kind } in parameters {
+        match kind {
+            ParameterKind::Positional => match value(name) {
                 Some(v) if !skipped_positional => parts.push(v.to_string()),
                 Some(v) => parts.push(format!("{name}={v}")),
                 None => skipped_positional = true,
             },
-            Parameter::KeywordOnly(name) => {
+            ParameterKind::KeywordOnly => {
                 if let Some(v) = value(name) {
                     parts.push(format!("{name}={v}"));
                 }
             }
-            Parameter::VarPositional(name) => {
+            ParameterKind::VarPositional => {
                 if let Some(v) = value(name).filter(|v| *v != "()") {
                     parts.push(format!("*{v}"));
                 }
             }
-            Parameter::VarKeyword(name) => {
+            ParameterKind::VarKeyword => {
                 if let Some(v) = value(name).filter(|v| *v != "{}") {
                     parts.push(format!("**{v}"));
                 }
@@ -641,16 +550,20 @@ mod tests {
 
     #[test]
     fn parameters_and_arguments_round_trip() {
-        let header = "def f(a, b: list[int] = [1, 2], *rest, key='x,y', **options):";
-        let parameters = parameters(header);
+        let source = "def f(a, b: list[int] = [1, 2], *rest, key='x,y', **options):\n    pass\n";
+        let found = parameters(source, "f");
+        let parameter = |name: &str, kind| Parameter {
+            name: name.to_string(),
+            kind,
+        };
         assert_eq!(
-            parameters,
+            found,
             [
-                Parameter::Positional("a".into()),
-                Parameter::Positional("b".into()),
-                Parameter::VarPositional("rest".into()),
-                Parameter::KeywordOnly("key".into()),
-                Parameter::VarKeyword("options".into()),
+                parameter("a", ParameterKind::Positional),
+                parameter("b", ParameterKind::Positional),
+                parameter("rest", ParameterKind::VarPositional),
+                parameter("key", ParameterKind::KeywordOnly),
+                parameter("options", ParameterKind::VarKeyword),
             ]
         );
         let locals: Vec<(String, String)> = [
@@ -663,23 +576,16 @@ mod tests {
         .iter()
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
-        assert_eq!(
-            arguments_text(&parameters, &locals),
-            "1, [3], *(4, 5), key='k'"
-        );
-        assert_eq!(parameters_of("def g(x, /, y, *, z):"), ["x", "y", "z"]);
-    }
-
-    fn parameters_of(header: &str) -> Vec<String> {
-        parameters(header)
+        assert_eq!(arguments_text(&found, &locals), "1, [3], *(4, 5), key='k'");
+        let names: Vec<String> = parameters("def g(x, /, y, *, z):\n    pass\n", "g")
             .into_iter()
-            .map(|p| match p {
-                Parameter::Positional(n)
-                | Parameter::KeywordOnly(n)
-                | Parameter::VarPositional(n)
-                | Parameter::VarKeyword(n) => n,
-            })
-            .collect()
+            .map(|parameter| parameter.name)
+            .collect();
+        assert_eq!(names, ["x", "y", "z"]);
+        assert_eq!(
+            positional_parameter_count("def g(x, /, y, *, z):\n    pass\n", "g"),
+            2
+        );
     }
 
     #[test]

@@ -58,10 +58,9 @@ impl Debugger for Predicts42 {
 }
 
 fn auto(config: TracerConfig) -> AutoDebugger {
-    AutoDebugger {
-        tracer: Arc::new(TracerDebugger::new(config)),
-        model: Ok(Arc::new(Predicts42)),
-    }
+    AutoDebugger::new(Arc::new(TracerDebugger::new(config)), || {
+        Ok(Arc::new(Predicts42) as Arc<dyn Debugger>)
+    })
 }
 
 fn step_return(debugger: &dyn Debugger, source: &str, call: &str) -> Result<State, DebugError> {
@@ -83,6 +82,24 @@ fn code_that_runs_gives_real_values() {
     assert_eq!(state.text.value.as_deref(), Some("8"));
     assert_eq!(state.confidence, None, "a real state carries no confidence");
     assert_eq!(state.note, None);
+}
+
+#[test]
+fn the_model_is_asked_for_only_when_the_code_cannot_run() {
+    let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = asked.clone();
+    let debugger = AutoDebugger::new(
+        Arc::new(TracerDebugger::new(TracerConfig::default())),
+        move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok(Arc::new(Predicts42) as Arc<dyn Debugger>)
+        },
+    );
+    step_return(&debugger, RUNS, "double(4)").unwrap();
+    assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 0);
+    let missing = format!("import ndb_no_such_module\n\n{RUNS}");
+    step_return(&debugger, &missing, "double(4)").unwrap();
+    assert!(asked.load(std::sync::atomic::Ordering::SeqCst) >= 1);
 }
 
 #[test]
@@ -153,10 +170,10 @@ fn a_syntax_error_is_the_users_to_fix_not_predicted() {
 
 #[test]
 fn without_a_model_the_error_gives_both_reasons() {
-    let debugger = AutoDebugger {
-        tracer: Arc::new(TracerDebugger::new(TracerConfig::default())),
-        model: Err("no model file".into()),
-    };
+    let debugger = AutoDebugger::new(
+        Arc::new(TracerDebugger::new(TracerConfig::default())),
+        || Err("no model file".to_string()),
+    );
     let source = format!("import ndb_no_such_module\n\n{RUNS}");
     let error = step_return(&debugger, &source, "double(4)").unwrap_err();
     let message = error.to_string();

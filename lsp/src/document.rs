@@ -5,81 +5,13 @@
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
 
-use tree_sitter::{InputEdit, ParseOptions, Parser, Point, Tree};
+use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::line_index::LineIndex;
 use crate::syntax::Analysis;
 
-/// A new tree-sitter parser for Python.
-pub fn python_parser() -> Parser {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .expect("the bundled tree-sitter-python grammar matches the tree-sitter library");
-    parser
-}
-
-/// The most CPU time a parse may take. tree-sitter parses real files in
-/// milliseconds, but its error recovery on some large broken texts runs
-/// for tens of seconds (found by the LSP fuzz driver: a 140 KB file of
-/// unbalanced brackets); the server must not stall on one. CPU time, not
-/// wall time, so that a busy machine does not cut off honest parses.
-pub const PARSE_BUDGET: Duration = Duration::from_millis(1500);
-
-/// CPU time used by the calling thread (wall time since the first call on
-/// platforms without a per-thread clock).
-fn thread_time() -> Duration {
-    #[cfg(unix)]
-    {
-        let mut now = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `now` is a valid timespec for the call to fill.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0 {
-            return Duration::new(now.tv_sec as u64, now.tv_nsec as u32);
-        }
-    }
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
-
-/// Parses `text` (incrementally from `old_tree`, already edited to match)
-/// within [`PARSE_BUDGET`]. `None` when the parse was stopped: the document
-/// then has no tree, and the features that need one stay quiet for this
-/// version (a line on stderr says so).
-pub fn parse_bounded(parser: &mut Parser, text: &str, old_tree: Option<&Tree>) -> Option<Tree> {
-    parse_within(parser, text, old_tree, PARSE_BUDGET)
-}
-
-fn parse_within(
-    parser: &mut Parser,
-    text: &str,
-    old_tree: Option<&Tree>,
-    budget: Duration,
-) -> Option<Tree> {
-    let bytes = text.as_bytes();
-    let deadline = thread_time() + budget;
-    let mut past_deadline = |_: &tree_sitter::ParseState| thread_time() > deadline;
-    let tree = parser.parse_with_options(
-        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-        old_tree,
-        Some(ParseOptions::new().progress_callback(&mut past_deadline)),
-    );
-    if tree.is_none() {
-        // A stopped parse would otherwise resume on the next call.
-        parser.reset();
-        eprintln!(
-            "ndb lsp: parsing a {} byte document took over {:.1} s and was stopped; \
-             its functions are not shown until it parses",
-            text.len(),
-            budget.as_secs_f64()
-        );
-    }
-    tree
-}
+pub use ndb_inference::python::{parse_bounded, parser as python_parser, PARSE_BUDGET};
 
 /// A 64-bit hash of a source text: the key of every cached prediction (the
 /// same text gives the same answer, whatever the document or version).
@@ -234,26 +166,6 @@ fn point_after(start: Point, inserted: &str) -> Point {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_parse_past_its_budget_stops_and_the_parser_starts_afresh() {
-        // Enough text that the parser checks its progress callback.
-        let long = "def f(x):\n    return [x, (x + 1), {x: x}]\n".repeat(2000);
-        let mut parser = python_parser();
-        assert!(parse_within(&mut parser, &long, None, Duration::ZERO).is_none());
-        // The stopped parse is not resumed into the next document's tree.
-        let tree = parse_bounded(&mut parser, "def g(y):\n    return y\n", None).unwrap();
-        assert_eq!(
-            tree.root_node().to_sexp(),
-            python_parser()
-                .parse("def g(y):\n    return y\n", None)
-                .unwrap()
-                .root_node()
-                .to_sexp()
-        );
-        assert!(!tree.root_node().has_error());
-        assert!(parse_bounded(&mut parser, &long, None).is_some());
-    }
 
     #[test]
     fn incremental_edits_give_the_same_tree_as_a_fresh_parse() {

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
+use ndb_inference::cache::{Cache, CacheStats};
 use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
@@ -25,7 +26,8 @@ use crate::settings::OutputMode;
 pub const MIN_SUGGESTION_SAMPLES: usize = 4;
 
 /// Which debugger answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum EngineKind {
     /// The neural debugger (predicted).
     Model,
@@ -144,16 +146,16 @@ pub struct Engine {
     model_spec: Mutex<ModelSpec>,
     model: watch::Sender<ModelState>,
     tracer: RwLock<Arc<TracerDebugger>>,
-    cache: DashMap<Key, Arc<Answer>>,
+    cache: Cache<Key, Arc<Answer>>,
     /// The latest answer per question whatever the source, to show (marked
     /// stale) while a fresh one is computed.
-    latest: DashMap<(String, Question, EngineKind), (u64, Arc<Answer>)>,
+    latest: Cache<(String, Question, EngineKind), (u64, Arc<Answer>)>,
     inflight: DashMap<Key, Inflight>,
     permits: Arc<Semaphore>,
     observer: Mutex<Option<Arc<dyn Observer>>>,
     progress_ids: std::sync::atomic::AtomicU64,
-    /// Timings of answered questions, for the benchmark and logs.
-    pub timings: Mutex<Vec<Duration>>,
+    /// How many questions were worked out (not taken from the cache).
+    answered: std::sync::atomic::AtomicU64,
 }
 
 impl Engine {
@@ -163,13 +165,13 @@ impl Engine {
             model_spec: Mutex::new(model_spec),
             model,
             tracer: RwLock::new(Arc::new(TracerDebugger::new(tracer))),
-            cache: DashMap::new(),
-            latest: DashMap::new(),
+            cache: Cache::new(MAX_CACHED),
+            latest: Cache::new(MAX_CACHED),
             inflight: DashMap::new(),
             permits: Arc::new(Semaphore::new(1)),
             observer: Mutex::new(None),
             progress_ids: Default::default(),
-            timings: Mutex::default(),
+            answered: Default::default(),
         })
     }
 
@@ -311,20 +313,25 @@ impl Engine {
 
     /// The cached answer, if any.
     pub fn cached(&self, key: &Key) -> Option<Arc<Answer>> {
-        self.cache.get(key).map(|answer| answer.clone())
+        self.cache.get(key)
+    }
+
+    /// How many questions were worked out since the start (cache hits and
+    /// cancelled questions before their work began not counted).
+    pub fn answered(&self) -> u64 {
+        self.answered.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The latest answer to the same question about any source, with the
     /// hash of that source.
     pub fn latest(&self, key: &Key) -> Option<(u64, Arc<Answer>)> {
         self.latest
-            .get(&(key.entry_call.clone(), key.question.clone(), key.engine))
-            .map(|entry| entry.clone())
+            .peek(&(key.entry_call.clone(), key.question.clone(), key.engine))
     }
 
-    /// Whether the question is being answered now.
-    pub fn is_inflight(&self, key: &Key) -> bool {
-        self.inflight.contains_key(key)
+    /// Hits and misses of the answer cache.
+    pub fn cache_stats(&self) -> CacheStats {
+        self.cache.stats()
     }
 
     /// Asks a question: returns a receiver that holds the answer once known
@@ -424,9 +431,6 @@ impl Engine {
     }
 
     fn store(&self, key: &Key, answer: Arc<Answer>) {
-        if self.cache.len() >= MAX_CACHED {
-            self.cache.clear();
-        }
         self.cache.insert(key.clone(), answer.clone());
         // Failures are not shown in place of an older good answer.
         if !matches!(*answer, Answer::Failed(_)) {
@@ -453,10 +457,16 @@ impl Engine {
         }
         let debugger: Arc<dyn Debugger> = match key.engine {
             EngineKind::Tracer => self.tracer(),
-            EngineKind::Auto => Arc::new(AutoDebugger {
-                tracer: self.tracer(),
-                model: self.model().await,
-            }),
+            EngineKind::Auto => {
+                // Loading goes on in the background; a job waits for the
+                // model only when the code cannot run.
+                self.start_loading();
+                let engine = self.clone();
+                let runtime = tokio::runtime::Handle::current();
+                Arc::new(AutoDebugger::new(self.tracer(), move || {
+                    runtime.block_on(engine.model())
+                }))
+            }
             EngineKind::Model => match self.model().await {
                 Ok(model) => model,
                 // Not cached: the model may be configured later.
@@ -472,7 +482,6 @@ impl Engine {
         let tracer = self.tracer();
         let job_key = key.clone();
         let job_cancel = cancel.clone();
-        let started = Instant::now();
         let mut job = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             answer_blocking(&*debugger, &tracer, &job_key, &source, samples, &job_cancel)
@@ -492,10 +501,8 @@ impl Engine {
                 result
             }
         };
-        self.timings
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .push(started.elapsed());
+        self.answered
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match result {
             Ok(Err(DebugError::Cancelled)) => None,
             Ok(Ok(answer)) => Some(Arc::new(answer)),

@@ -12,11 +12,13 @@ use std::sync::Arc;
 use ndb_grammar::{EventKind, ExitStatus, StateView};
 use ndb_inference::debugger::{Confidence, State, Verdict, LIKELY_THRESHOLD};
 use ndb_inference::suggest::{Budget, Seed};
-use serde_json::{json, Value};
 
 use crate::document::DocumentSnapshot;
 use crate::engine::{Answer, EngineKind, Key, Question, SuggestPlan, Suggested};
 use crate::entry_calls::{self, EntryCall, ExternalCalls, UserEntryCalls};
+use crate::lsp_ext::{
+    ChooseEntryCall, Command, FunctionArgument, InsertSuggestion, LineArgument, SuggestInputs,
+};
 use crate::settings::{Engine, InsertStyle, Settings};
 use crate::syntax::{Function, FunctionKind};
 
@@ -639,7 +641,7 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
         return result;
     };
     let function = &analysis.functions[index];
-    if line == function.def_line && !function.parameters.contains(&name) {
+    if line == function.def_line && !function.has_parameter(&name) {
         return result;
     }
     // On the `def` line the parameters are shown at the call.
@@ -730,7 +732,7 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
                 );
             }
             Some(None) => {
-                let local = function.parameters.contains(&name)
+                let local = function.has_parameter(&name)
                     || assigned_in(&view.document.text[function.range.clone()], &name);
                 if !local && real.is_none() {
                     // Not a local here (a global, a builtin, an attribute).
@@ -795,39 +797,17 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommandData {
     pub title: String,
-    pub command: String,
-    pub argument: Value,
+    pub command: Command,
 }
 
 /// The kinds of lenses above a function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum LensKind {
     EntryCall,
     Predict,
     SuggestInputs,
     CheckByRunning,
-}
-
-impl LensKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LensKind::EntryCall => "entryCall",
-            LensKind::Predict => "predict",
-            LensKind::SuggestInputs => "suggestInputs",
-            LensKind::CheckByRunning => "checkByRunning",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<LensKind> {
-        [
-            LensKind::EntryCall,
-            LensKind::Predict,
-            LensKind::SuggestInputs,
-            LensKind::CheckByRunning,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == text)
-    }
 }
 
 /// An unresolved lens: where, for which function, what.
@@ -839,23 +819,6 @@ pub struct Lens {
 }
 
 /// Command names.
-pub mod commands {
-    pub const TOGGLE_BREAKPOINT: &str = "ndb.toggleBreakpoint";
-    pub const CHOOSE_ENTRY_CALL: &str = "ndb.chooseEntryCall";
-    pub const PREDICT: &str = "ndb.predict";
-    pub const SUGGEST_INPUTS: &str = "ndb.suggestInputs";
-    pub const INSERT_SUGGESTION: &str = "ndb.insertSuggestion";
-    pub const CHECK_BY_RUNNING: &str = "ndb.checkByRunning";
-    pub const ALL: &[&str] = &[
-        TOGGLE_BREAKPOINT,
-        CHOOSE_ENTRY_CALL,
-        PREDICT,
-        SUGGEST_INPUTS,
-        INSERT_SUGGESTION,
-        CHECK_BY_RUNNING,
-    ];
-}
-
 /// Lenses above every function that is not nested.
 pub fn code_lenses(view: &View) -> Vec<Lens> {
     if !view.settings.code_lens.enable {
@@ -894,7 +857,13 @@ pub fn resolve_lens(view: &View, lens: &Lens, answers: &dyn Answers) -> Option<C
         .position(|function| function.qualified_name == lens.function)?;
     let function = &analysis.functions[index];
     let calls = view.entry_calls(index);
-    let argument = json!({"uri": view.uri, "function": lens.function});
+    let argument = FunctionArgument::named(view.uri, &lens.function);
+    let choose = || {
+        Command::ChooseEntryCall(ChooseEntryCall {
+            target: argument.clone(),
+            entry_call: None,
+        })
+    };
     let active = calls.first();
     Some(match lens.kind {
         LensKind::EntryCall => match active {
@@ -905,13 +874,11 @@ pub fn resolve_lens(view: &View, lens: &Lens, answers: &dyn Answers) -> Option<C
                     entry.origin.describe(),
                     more(calls.len())
                 ),
-                command: commands::CHOOSE_ENTRY_CALL.into(),
-                argument,
+                command: choose(),
             },
             None => CommandData {
                 title: "ndb: no entry call (add `# ndb: f(...)` or suggest inputs)".into(),
-                command: commands::CHOOSE_ENTRY_CALL.into(),
-                argument,
+                command: choose(),
             },
         },
         LensKind::Predict => {
@@ -940,19 +907,20 @@ pub fn resolve_lens(view: &View, lens: &Lens, answers: &dyn Answers) -> Option<C
             };
             CommandData {
                 title,
-                command: commands::PREDICT.into(),
-                argument,
+                command: Command::Predict(argument),
             }
         }
         LensKind::SuggestInputs => CommandData {
             title: format!("Suggest inputs for {}", function.name),
-            command: commands::SUGGEST_INPUTS.into(),
-            argument,
+            command: Command::SuggestInputs(SuggestInputs {
+                target: argument,
+                output: None,
+                pick: None,
+            }),
         },
         LensKind::CheckByRunning => CommandData {
             title: "Check by running".into(),
-            command: commands::CHECK_BY_RUNNING.into(),
-            argument,
+            command: Command::CheckByRunning(argument),
         },
     })
 }
@@ -983,33 +951,39 @@ pub fn code_actions(
         } else {
             "Neural breakpoint here".into()
         },
-        command: commands::TOGGLE_BREAKPOINT.into(),
-        argument: json!({"uri": view.uri, "line": line}),
+        command: Command::ToggleBreakpoint(LineArgument {
+            uri: view.uri.to_string(),
+            line: line as u32,
+        }),
     });
     let analysis = view.document.analysis();
     let Some(index) = analysis.function_at_line(line) else {
         return actions;
     };
     let runnable = &analysis.functions[analysis.functions[index].runnable];
-    let argument = json!({"uri": view.uri, "function": runnable.qualified_name});
+    let argument = FunctionArgument::named(view.uri, &runnable.qualified_name);
     let calls = view.entry_calls(index);
     if let Some(entry) = calls.first() {
         actions.push(CommandData {
             title: format!("ndb: predict {}", bounded(&entry.call, 50)),
-            command: commands::PREDICT.into(),
-            argument: argument.clone(),
+            command: Command::Predict(argument.clone()),
         });
     }
     actions.push(CommandData {
         title: format!("ndb: choose the entry call of {}", runnable.name),
-        command: commands::CHOOSE_ENTRY_CALL.into(),
-        argument: argument.clone(),
+        command: Command::ChooseEntryCall(ChooseEntryCall {
+            target: argument.clone(),
+            entry_call: None,
+        }),
     });
     if runnable.kind == FunctionKind::Function {
         actions.push(CommandData {
             title: format!("ndb: suggest inputs for {}", runnable.name),
-            command: commands::SUGGEST_INPUTS.into(),
-            argument: argument.clone(),
+            command: Command::SuggestInputs(SuggestInputs {
+                target: argument.clone(),
+                output: None,
+                pick: None,
+            }),
         });
         let output = selection
             .map(str::trim)
@@ -1021,11 +995,10 @@ pub fn code_actions(
                     runnable.name,
                     bounded(output, 40)
                 ),
-                command: commands::SUGGEST_INPUTS.into(),
-                argument: json!({
-                    "uri": view.uri,
-                    "function": runnable.qualified_name,
-                    "output": output,
+                command: Command::SuggestInputs(SuggestInputs {
+                    target: argument.clone(),
+                    output: Some(output.to_string()),
+                    pick: None,
                 }),
             });
         }
@@ -1047,12 +1020,13 @@ pub fn code_actions(
                             style_name(style),
                             suggestion_marks(suggestion)
                         ),
-                        command: commands::INSERT_SUGGESTION.into(),
-                        argument: json!({
-                            "uri": view.uri,
-                            "function": runnable.qualified_name,
-                            "input": suggestion.input,
-                            "style": style.as_str(),
+                        command: Command::InsertSuggestion(InsertSuggestion {
+                            target: argument.clone(),
+                            input: suggestion.input.clone(),
+                            output: None,
+                            votes: None,
+                            samples: None,
+                            style: Some(style),
                         }),
                     });
                 }
@@ -1062,8 +1036,7 @@ pub fn code_actions(
     if view.settings.allow_running_code && !calls.is_empty() {
         actions.push(CommandData {
             title: format!("ndb: check {} by running", bounded(&calls[0].call, 50)),
-            command: commands::CHECK_BY_RUNNING.into(),
-            argument,
+            command: Command::CheckByRunning(argument),
         });
     }
     actions

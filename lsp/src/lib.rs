@@ -6,23 +6,25 @@
 //! that knows LSP: conversion of positions in the negotiated encoding, one
 //! file per request), `engine` (questions answered off the request path,
 //! cached, cancellable), `ide` (the features as pure functions of one
-//! document version), and the file analysis (`document`, `syntax`,
-//! `entry_calls`, `workspace`, `edits`) in byte offsets and 0-based lines.
+//! document version), and the file analysis (`document`, `workspace`, `edits`, and the
+//! shared Python reader re-exported as `syntax`, `entry_calls`,
+//! `line_index`) in byte offsets and 0-based lines.
 
 pub mod convert;
 pub mod document;
 pub mod edits;
 pub mod engine;
-pub mod entry_calls;
 pub mod handlers;
 pub mod ide;
-pub mod line_index;
+pub mod lsp_ext;
 pub mod server;
 pub mod session;
 pub mod settings;
-pub mod syntax;
 pub mod wire;
 pub mod workspace;
+
+// The one Python reader, shared with the agent tools and the CLI.
+pub use ndb_inference::python::{entry_calls, line_index, syntax};
 
 use std::sync::Arc;
 

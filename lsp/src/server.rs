@@ -10,13 +10,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use futures::FutureExt;
-use serde::Deserialize;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::engine::{Engine, Key, Observer};
 use crate::handlers;
+use crate::lsp_ext::SetBreakpointsParams;
 use crate::session::Session;
 
 /// The server.
@@ -93,14 +93,6 @@ impl Server {
         )
         .await;
     }
-}
-
-/// Params of `ndb/setBreakpoints`.
-#[derive(Debug, Deserialize)]
-pub struct SetBreakpointsParams {
-    pub uri: Uri,
-    /// 0-based lines.
-    pub lines: Vec<u32>,
 }
 
 async fn refresh(client: &Client, hints: bool, lenses: bool) {

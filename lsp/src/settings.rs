@@ -22,7 +22,7 @@ pub enum Engine {
 }
 
 /// How an accepted suggestion is written into the code.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum InsertStyle {
     #[default]
@@ -39,19 +39,10 @@ impl InsertStyle {
             InsertStyle::Comment => "comment",
         }
     }
-
-    pub fn parse(text: &str) -> Option<InsertStyle> {
-        match text {
-            "doctest" => Some(InsertStyle::Doctest),
-            "pytest" => Some(InsertStyle::Pytest),
-            "comment" => Some(InsertStyle::Comment),
-            _ => None,
-        }
-    }
 }
 
 /// How a function's return value is predicted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputMode {
     /// One `step_return` from the call.

@@ -35,10 +35,10 @@ impl Debugger for Silent {
         "silent".to_string()
     }
     fn start(&self, _: &str, _: &str, _: &Cancel) -> Result<State, DebugError> {
-        Err(DebugError::Model("the fuzz model answers nothing".into()))
+        Err(DebugError::NoAnswer)
     }
     fn next(&self, _: &Session, _: Action, _: &Cancel) -> Result<State, DebugError> {
-        Err(DebugError::Model("the fuzz model answers nothing".into()))
+        Err(DebugError::NoAnswer)
     }
 }
 

@@ -114,8 +114,8 @@ fn render_with(fixture: Fixture, settings: &Settings, answers: ComputedAnswers) 
             "line {}: {} -> {} {}",
             lens.line + 1,
             command.title,
-            command.command,
-            command.argument
+            command.command.name(),
+            command.command.argument()
         );
     }
     if let Some(&line) = fixture.breakpoints.iter().next() {
@@ -124,7 +124,9 @@ fn render_with(fixture: Fixture, settings: &Settings, answers: ComputedAnswers) 
             let _ = writeln!(
                 out,
                 "{} -> {} {}",
-                action.title, action.command, action.argument
+                action.title,
+                action.command.name(),
+                action.command.argument()
             );
         }
     }

@@ -33,7 +33,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use dashmap::DashMap;
 use either::Either;
 use mistralrs::{
     Constraint, GgufModelBuilder, Model, ModelDType, NormalLoaderType, NormalRequest, Request,
@@ -44,6 +43,7 @@ use ndb_grammar::text::{prompt_prefix, SPECIAL_TOKENS};
 use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
 use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
+use crate::cache::{Cache, CacheStats};
 use crate::debugger::{Cancel, Confidence, DebugError, Debugger, Session, State};
 use crate::tracer::TracerConfig;
 use decode::{merge_special_tokens, sequence_probability, vote, Candidate, Rejected, Sample};
@@ -83,6 +83,8 @@ pub struct ModelSpec {
     pub threads: Option<usize>,
     /// Run on a CUDA GPU (needs the `cuda` feature).
     pub gpu: bool,
+    /// How the weights of a model directory are held in memory.
+    pub weights: Weights,
     /// How entry calls are bound without running code (its `python`).
     pub tracer: TracerConfig,
 }
@@ -96,7 +98,58 @@ impl Default for ModelSpec {
             max_new_tokens: 256,
             threads: None,
             gpu: false,
+            weights: Weights::default(),
             tracer: TracerConfig::default(),
+        }
+    }
+}
+
+/// How a model directory's float32 weights are held in memory: as they are,
+/// or quantized once at load (mistral.rs in-situ quantization) so that
+/// decoding, which reads every weight per token, reads fewer bytes. A GGUF
+/// file keeps its own format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Weights {
+    #[default]
+    F32,
+    /// 8-bit blocks (`Q8_0`).
+    Q8,
+    /// 4-bit blocks (`Q4_0`).
+    Q4,
+}
+
+impl Weights {
+    pub const NAMES: [&'static str; 3] = ["f32", "q8", "q4"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Weights::F32 => "f32",
+            Weights::Q8 => "q8",
+            Weights::Q4 => "q4",
+        }
+    }
+
+    fn isq(self) -> Option<mistralrs::IsqType> {
+        match self {
+            Weights::F32 => None,
+            Weights::Q8 => Some(mistralrs::IsqType::Q8_0),
+            Weights::Q4 => Some(mistralrs::IsqType::Q4_0),
+        }
+    }
+}
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Weights, String> {
+        match text {
+            "f32" => Ok(Weights::F32),
+            "q8" => Ok(Weights::Q8),
+            "q4" => Ok(Weights::Q4),
+            other => Err(format!(
+                "unknown weight format `{other}`; one of: {}",
+                Weights::NAMES.join(", ")
+            )),
         }
     }
 }
@@ -269,6 +322,9 @@ pub struct ModelInfo {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Throughput {
     pub prompt_tokens: usize,
+    /// Seconds the engine spent on the prompt (less when its prefix cache
+    /// held the start of it).
+    pub prompt_seconds: f64,
     pub generated_tokens: usize,
     pub prompt_tokens_per_second: f64,
     pub generated_tokens_per_second: f64,
@@ -280,7 +336,7 @@ pub struct NeuralDebugger {
     model: Model,
     spec: ModelSpec,
     info: ModelInfo,
-    cache: DashMap<u64, Arc<Vec<Candidate>>>,
+    cache: Cache<u64, Arc<Vec<Candidate>>>,
     /// End-of-sequence tokens by the names llguidance forces when the
     /// grammar is complete: generation stops at them even when the model's
     /// own EOS is another token (SmolLM2-Instruct's is `<|im_end|>`).
@@ -321,6 +377,7 @@ where
     })
 }
 
+/// Answers kept (each a few candidate states).
 const CACHE_LIMIT: usize = 4096;
 
 /// Models loaded by this process so far (every front end shares one).
@@ -387,6 +444,9 @@ impl NeuralDebugger {
                 if *llama {
                     builder = builder.with_loader_type(NormalLoaderType::Llama);
                 }
+                if let Some(isq) = spec.weights.isq() {
+                    builder = builder.with_isq(isq);
+                }
                 if force_cpu {
                     builder = builder.with_force_cpu();
                 }
@@ -441,7 +501,7 @@ impl NeuralDebugger {
                 load_seconds,
                 weight_bytes,
             },
-            cache: DashMap::new(),
+            cache: Cache::new(CACHE_LIMIT),
             stop_ids,
             last_throughput: std::sync::Mutex::new(Throughput::default()),
             requests: AtomicUsize::new(0),
@@ -530,6 +590,11 @@ impl NeuralDebugger {
         self.cache.clear();
     }
 
+    /// Hits and misses of the answer cache.
+    pub fn cache_stats(&self) -> CacheStats {
+        self.cache.stats()
+    }
+
     fn runtime(&self) -> &tokio::runtime::Runtime {
         self.runtime
             .as_ref()
@@ -554,8 +619,8 @@ impl NeuralDebugger {
                 .tokenize(Either::Right(text.to_string()), None, false, false, None)
                 .await
         })
-        .map_err(DebugError::Model)?
-        .map_err(|error| DebugError::Model(error.to_string()))?;
+        .map_err(DebugError::Panicked)?
+        .map_err(|error| DebugError::Engine(error.to_string()))?;
         Ok(ids.len())
     }
 
@@ -577,11 +642,11 @@ impl NeuralDebugger {
                 return Ok((text, skip));
             }
             if skip >= session.steps.len() {
-                return Err(DebugError::Model(format!(
-                    "the source and the first state take {tokens} tokens; the model's context \
-                     holds {context} (with {} for the answer)",
-                    self.spec.max_new_tokens
-                )));
+                return Err(DebugError::PromptTooLong {
+                    tokens,
+                    context,
+                    answer: self.spec.max_new_tokens,
+                });
             }
             // Drop about the share of steps that is over budget, at least one.
             let over = (tokens - budget) as f64 / tokens as f64;
@@ -661,22 +726,23 @@ impl NeuralDebugger {
                 .await
                 .ok_or_else(|| "the model engine dropped the request".to_string())
         })
-        .map_err(DebugError::Model)?
-        .map_err(DebugError::Model)?;
+        .map_err(DebugError::Panicked)?
+        .map_err(DebugError::Engine)?;
         self.requests.fetch_add(1, Ordering::Relaxed);
         let completion = match response {
             Response::CompletionDone(done) => done,
-            Response::CompletionModelError(message, _) => return Err(DebugError::Model(message)),
+            Response::CompletionModelError(message, _) => return Err(DebugError::Engine(message)),
             Response::InternalError(error) | Response::ValidationError(error) => {
-                return Err(DebugError::Model(error.to_string()))
+                return Err(DebugError::Engine(error.to_string()))
             }
-            _ => return Err(DebugError::Model("unexpected response kind".to_string())),
+            _ => return Err(DebugError::Engine("unexpected response kind".to_string())),
         };
         let elapsed = started.elapsed().as_secs_f64();
         let usage = &completion.usage;
         if let Ok(mut throughput) = self.last_throughput.lock() {
             *throughput = Throughput {
                 prompt_tokens: usage.prompt_tokens,
+                prompt_seconds: usage.total_prompt_time_sec as f64,
                 generated_tokens: usage.completion_tokens,
                 prompt_tokens_per_second: usage.avg_prompt_tok_per_sec as f64,
                 generated_tokens_per_second: if usage.total_completion_time_sec > 0.0 {
@@ -759,7 +825,7 @@ impl NeuralDebugger {
         (&prompt, grammar_inverse, k, self.spec.temperature.to_bits()).hash(&mut hasher);
         let key = hasher.finish();
         if let Some(hit) = self.cache.get(&key) {
-            return Ok(hit.clone());
+            return Ok(hit);
         }
         let grammar = self.grammar(source, grammar_inverse);
         let samples = self.generate(prompt, grammar, k, cancel)?;
@@ -774,13 +840,10 @@ impl NeuralDebugger {
                 Some(Rejected::Malformed { text, errors }) => {
                     DebugError::Malformed { text, errors }
                 }
-                None => DebugError::Model("the model returned no answer".to_string()),
+                None => DebugError::NoAnswer,
             });
         }
         let candidates = Arc::new(candidates);
-        if self.cache.len() >= CACHE_LIMIT {
-            self.cache.clear();
-        }
         self.cache.insert(key, candidates.clone());
         Ok(candidates)
     }

@@ -2,65 +2,10 @@
 //! the next action, ending with `<|frame_sep|>` where the model writes the
 //! next state.
 
-use ndb_grammar::text::{delta_possible, prompt_prefix, text_action};
-use ndb_grammar::{Action, EventKind, StateView, TextStep, TextTrajectory};
+use ndb_grammar::text::{prompt_prefix, text_action};
+use ndb_grammar::Action;
 
-use crate::debugger::{Session, State};
-
-/// Whether the step from `previous` to `next` is written with delta locals,
-/// as in the training data: one step (into or over, either direction)
-/// between call/line states of the same frame, landing on a line.
-pub(crate) fn is_delta_step(previous: &State, action: Action, next: &State) -> bool {
-    let step = matches!(
-        action,
-        Action::StepInto | Action::StepOver | Action::InvStepInto | Action::InvStepOver
-    );
-    let (
-        Some(StateView::Event {
-            kind: from_kind,
-            depth: from_depth,
-            ..
-        }),
-        Some(StateView::Event {
-            kind: EventKind::Line,
-            depth: to_depth,
-            ..
-        }),
-    ) = (&previous.view, &next.view)
-    else {
-        return false;
-    };
-    step && matches!(from_kind, EventKind::Call | EventKind::Line)
-        && from_depth == to_depth
-        && delta_possible(&previous.text, &next.text)
-}
-
-/// The session in the text language, without its oldest `skip` steps.
-pub(crate) fn trajectory(session: &Session, skip: usize) -> TextTrajectory {
-    let source = &*session.source;
-    let mut steps = Vec::new();
-    let mut previous = &session.start;
-    for (index, step) in session.steps.iter().enumerate() {
-        // After a gap the first kept step is written in full: its delta base
-        // would be a state the model cannot see.
-        let delta =
-            (skip == 0 || index > skip) && is_delta_step(previous, step.action, &step.state);
-        if index >= skip {
-            steps.push(TextStep {
-                action: text_action(source, step.action),
-                state: step.state.text.clone(),
-                delta,
-            });
-        }
-        previous = &step.state;
-    }
-    TextTrajectory {
-        source: source.to_string(),
-        start: session.start.text.clone(),
-        steps,
-        ended: false,
-    }
-}
+use crate::debugger::Session;
 
 /// Two real trajectories (recorded by the tracer from `demo/count_words.py`,
 /// checked by a test) shown before the question to a model that was never
@@ -78,7 +23,7 @@ pub(crate) const DEMONSTRATION: &str = concat!(
 /// demonstration when `demonstrate`.
 pub(crate) fn prompt(session: &Session, action: Action, skip: usize, demonstrate: bool) -> String {
     let question = prompt_prefix(
-        &trajectory(session, skip),
+        &session.trajectory(skip),
         &text_action(&session.source, action),
     );
     if demonstrate {

@@ -18,7 +18,8 @@ use ndb_grammar::locate::{find_function, function_spans};
 use ndb_grammar::ExitStatus;
 
 use crate::debugger::{Cancel, DebugError, Debugger, TracerDebugger};
-use crate::ops::{self, Parameter};
+use crate::ops;
+use crate::python::syntax::ParameterKind;
 use crate::tracer::trace_source;
 use value::{parse_arguments, parse_literal, Ingredients, Kind, Value};
 
@@ -313,7 +314,7 @@ pub fn suggest(
     let index = find_function(&spans, &request.function)
         .ok_or_else(|| SuggestError::NoFunction(request.function.clone()))?;
     let span = &spans[index];
-    let parameters = ops::parameters(&ops::def_header(source, span));
+    let parameters = ops::parameters(source, &request.function);
     if parameters.is_empty() {
         return Err(SuggestError::NoParameters(request.function.clone()));
     }
@@ -394,10 +395,8 @@ pub fn suggest(
                 }
                 let positional: Vec<String> = parameters
                     .iter()
-                    .filter_map(|p| match p {
-                        Parameter::Positional(name) => Some(name.clone()),
-                        _ => None,
-                    })
+                    .filter(|p| p.kind == ParameterKind::Positional)
+                    .map(|p| p.name.clone())
                     .collect();
                 let arity = positional.len().max(1);
                 let hints = source::type_hints(source, span, &positional);
@@ -479,7 +478,7 @@ impl ModelJob<'_, '_> {
         };
         let result = job
             .join()
-            .unwrap_or_else(|_| Err(DebugError::Model("the model panicked".into())));
+            .unwrap_or_else(|_| Err(DebugError::Panicked("while proposing inputs".into())));
         match result {
             Ok(proposals) => {
                 self.candidates = proposals.len();

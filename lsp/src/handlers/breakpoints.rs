@@ -2,7 +2,8 @@
 //! replaces one document's set (a client mirrors its gutter breakpoints),
 //! and the toggle used by the command and the code action.
 
-use crate::server::{Server, SetBreakpointsParams};
+use crate::lsp_ext::SetBreakpointsParams;
+use crate::server::Server;
 
 pub async fn set(server: &Server, params: SetBreakpointsParams) {
     {

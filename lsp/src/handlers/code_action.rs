@@ -32,11 +32,7 @@ pub async fn code_action(
         CodeActionOrCommand::CodeAction(CodeAction {
             title: action.title.clone(),
             kind: None,
-            command: Some(Command {
-                title: action.title,
-                command: action.command,
-                arguments: Some(vec![action.argument]),
-            }),
+            command: Some(crate::handlers::lsp_command(action)),
             ..CodeAction::default()
         })
     })

@@ -3,13 +3,13 @@
 //! when running code is allowed, check by running. Titles are filled in at
 //! resolve time, when the predicted return value may be known.
 
-use serde_json::json;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use crate::convert;
 use crate::handlers::EngineAnswers;
-use crate::ide::{self, Lens, LensKind};
+use crate::ide::{self, Lens};
+use crate::lsp_ext::LensData;
 use crate::server::Server;
 
 pub async fn code_lens(server: &Server, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
@@ -24,12 +24,13 @@ pub async fn code_lens(server: &Server, params: CodeLensParams) -> Result<Option
             CodeLens {
                 range: convert::range(document, start..start, snapshot.encoding),
                 command: None,
-                data: Some(json!({
-                    "uri": snapshot.uri.as_str(),
-                    "function": lens.function,
-                    "kind": lens.kind.as_str(),
-                    "line": lens.line,
-                })),
+                data: serde_json::to_value(LensData {
+                    uri: snapshot.uri.as_str().to_string(),
+                    function: lens.function,
+                    kind: lens.kind,
+                    line: lens.line,
+                })
+                .ok(),
             }
         })
         .collect();
@@ -37,29 +38,23 @@ pub async fn code_lens(server: &Server, params: CodeLensParams) -> Result<Option
 }
 
 pub async fn resolve(server: &Server, mut lens: CodeLens) -> Result<CodeLens> {
-    let Some(data) = lens.data.as_ref() else {
+    let Some(data) = lens
+        .data
+        .clone()
+        .and_then(|data| serde_json::from_value::<LensData>(data).ok())
+    else {
         return Ok(lens);
     };
-    let uri = data
-        .get("uri")
-        .and_then(|uri| uri.as_str())
-        .and_then(|uri| uri.parse::<Uri>().ok());
-    let function = data.get("function").and_then(|function| function.as_str());
-    let kind = data
-        .get("kind")
-        .and_then(|kind| kind.as_str())
-        .and_then(LensKind::parse);
-    let line = data.get("line").and_then(|line| line.as_u64()).unwrap_or(0) as usize;
-    let (Some(uri), Some(function), Some(kind)) = (uri, function, kind) else {
+    let Ok(uri) = data.uri.parse::<Uri>() else {
         return Ok(lens);
     };
     let Some(snapshot) = server.session().snapshot(&uri) else {
         return Ok(lens);
     };
     let unresolved = Lens {
-        line,
-        function: function.to_string(),
-        kind,
+        line: data.line,
+        function: data.function,
+        kind: data.kind,
     };
     let command = ide::resolve_lens(
         &snapshot.view(),
@@ -67,11 +62,7 @@ pub async fn resolve(server: &Server, mut lens: CodeLens) -> Result<CodeLens> {
         &EngineAnswers(&server.engine),
     );
     lens.command = Some(match command {
-        Some(command) => Command {
-            title: command.title,
-            command: command.command,
-            arguments: Some(vec![command.argument]),
-        },
+        Some(command) => crate::handlers::lsp_command(command),
         None => Command {
             title: "ndb: (this function changed; the lenses will update)".to_string(),
             command: String::new(),

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 
 use ndb_inference::ops;
 use ndb_inference::tracer::SandboxReport;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
@@ -19,59 +20,69 @@ use crate::convert;
 use crate::document::DocumentSnapshot;
 use crate::edits::{self, Edit, Expected};
 use crate::engine::{Answer, EngineKind, Key, Question};
-use crate::ide::{commands, suggestion_marks};
+use crate::ide::suggestion_marks;
+use crate::lsp_ext::{self, Command};
 use crate::server::Server;
 use crate::session::Snapshot;
 use crate::settings::InsertStyle;
 use crate::syntax::{Function, FunctionKind};
 
 pub async fn execute(server: &Server, params: ExecuteCommandParams) -> Result<Option<Value>> {
-    let argument = params.arguments.into_iter().next().unwrap_or(Value::Null);
-    let uri = argument
-        .get("uri")
-        .and_then(Value::as_str)
-        .and_then(|uri| uri.parse::<Uri>().ok())
-        .ok_or_else(|| invalid("the argument needs a \"uri\""))?;
+    let command =
+        Command::parse(&params.command, params.arguments).map_err(|error| invalid(&error))?;
+    let uri = command
+        .uri()
+        .parse::<Uri>()
+        .map_err(|_| invalid("the argument's \"uri\" is not a URI"))?;
     let snapshot = server
         .session()
         .snapshot(&uri)
         .ok_or_else(|| invalid("the document is not open"))?;
-    let result = match params.command.as_str() {
-        commands::TOGGLE_BREAKPOINT => {
-            let line = argument
-                .get("line")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| invalid("the argument needs a 0-based \"line\""))?;
-            let lines = crate::handlers::breakpoints::toggle(server, &uri, line as usize);
+    let result = match &command {
+        Command::ToggleBreakpoint(argument) => {
+            let lines = crate::handlers::breakpoints::toggle(server, &uri, argument.line as usize);
             server.refresh().await;
-            json!({"lines": lines})
+            json(lsp_ext::ToggleBreakpointResult { lines })
         }
-        commands::CHOOSE_ENTRY_CALL => choose_entry_call(server, &snapshot, &argument).await?,
-        commands::PREDICT => predict(server, &snapshot, &argument).await?,
-        commands::SUGGEST_INPUTS => suggest_inputs(server, &snapshot, &argument).await?,
-        commands::INSERT_SUGGESTION => insert_suggestion(server, &snapshot, &argument).await?,
-        commands::CHECK_BY_RUNNING => check_by_running(server, &snapshot, &argument).await?,
-        other => return Err(invalid(&format!("unknown command {other}"))),
+        Command::ChooseEntryCall(argument) => {
+            json(choose_entry_call(server, &snapshot, argument).await?)
+        }
+        Command::Predict(argument) => json(predict(server, &snapshot, argument).await?),
+        Command::SuggestInputs(argument) => {
+            json(suggest_inputs(server, &snapshot, argument).await?)
+        }
+        Command::InsertSuggestion(argument) => {
+            json(insert_suggestion(server, &snapshot, argument).await?)
+        }
+        Command::CheckByRunning(argument) => {
+            json(check_by_running(server, &snapshot, argument).await?)
+        }
     };
     Ok(Some(result))
+}
+
+fn json(result: impl Serialize) -> Value {
+    serde_json::to_value(result).expect("command results are plain data")
 }
 
 fn invalid(message: &str) -> Error {
     Error::invalid_params(message.to_string())
 }
 
-/// The function named by the argument's `"function"` (qualified name), or
-/// the one at its `"line"`.
-fn function_of(snapshot: &Snapshot, argument: &Value) -> Result<(usize, Function)> {
+/// The function the argument names (qualified name), or the one at its
+/// line.
+fn function_of(
+    snapshot: &Snapshot,
+    argument: &lsp_ext::FunctionArgument,
+) -> Result<(usize, Function)> {
     let analysis = snapshot.document.analysis();
-    let index = match argument.get("function").and_then(Value::as_str) {
+    let index = match &argument.function {
         Some(name) => analysis
             .functions
             .iter()
-            .position(|function| function.qualified_name == name),
+            .position(|function| &function.qualified_name == name),
         None => argument
-            .get("line")
-            .and_then(Value::as_u64)
+            .line
             .and_then(|line| analysis.function_at_line(line as usize))
             .map(|index| analysis.functions[index].runnable),
     };
@@ -96,12 +107,12 @@ fn active_call(snapshot: &Snapshot, index: usize) -> Result<String> {
 async fn choose_entry_call(
     server: &Server,
     snapshot: &Snapshot,
-    argument: &Value,
-) -> Result<Value> {
-    let (index, function) = function_of(snapshot, argument)?;
+    argument: &lsp_ext::ChooseEntryCall,
+) -> Result<lsp_ext::ChooseEntryCallResult> {
+    let (index, function) = function_of(snapshot, &argument.target)?;
     let calls = snapshot.view().entry_calls(index);
-    let chosen = match argument.get("entryCall").and_then(Value::as_str) {
-        Some(call) => Some(call.to_string()),
+    let chosen = match &argument.entry_call {
+        Some(call) => Some(call.clone()),
         None if server.session().client.show_message_request && !calls.is_empty() => {
             let items: Vec<MessageActionItem> = calls
                 .iter()
@@ -154,14 +165,24 @@ async fn choose_entry_call(
             .insert(function.qualified_name.clone(), call.clone());
         server.refresh().await;
     }
-    Ok(json!({
-        "function": function.qualified_name,
-        "entryCall": chosen,
-        "candidates": calls.iter().map(|entry| json!({"entryCall": entry.call, "origin": entry.origin.describe()})).collect::<Vec<_>>(),
-    }))
+    Ok(lsp_ext::ChooseEntryCallResult {
+        function: function.qualified_name,
+        entry_call: chosen,
+        candidates: calls
+            .iter()
+            .map(|entry| lsp_ext::EntryCallCandidate {
+                entry_call: entry.call.clone(),
+                origin: entry.origin.describe(),
+            })
+            .collect(),
+    })
 }
 
-async fn predict(server: &Server, snapshot: &Snapshot, argument: &Value) -> Result<Value> {
+async fn predict(
+    server: &Server,
+    snapshot: &Snapshot,
+    argument: &lsp_ext::FunctionArgument,
+) -> Result<lsp_ext::PredictResult> {
     let (index, function) = function_of(snapshot, argument)?;
     let call = active_call(snapshot, index)?;
     server
@@ -179,20 +200,18 @@ async fn predict(server: &Server, snapshot: &Snapshot, argument: &Value) -> Resu
             value,
             raised,
             state,
-        } => json!({
-            "entryCall": call,
-            "value": value,
-            "raised": raised,
-            "confidence": state.confidence.map(|c| json!({
-                "value": (c.value() * 1000.0).round() / 1000.0,
-                "verdict": c.verdict().as_str(),
-                "votes": c.votes,
-                "samples": c.samples,
-            })),
-            "predicted": state.confidence.is_some() || view.engine() == EngineKind::Model,
-        }),
-        Answer::Failed(reason) => json!({"entryCall": call, "error": reason}),
-        _ => json!({"entryCall": call}),
+        } => lsp_ext::PredictResult::Output {
+            entry_call: call,
+            value: value.clone(),
+            raised: *raised,
+            confidence: state.confidence.map(Into::into),
+            predicted: state.confidence.is_some() || view.engine() == EngineKind::Model,
+        },
+        Answer::Failed(reason) => lsp_ext::PredictResult::Failed {
+            entry_call: call,
+            error: reason.clone(),
+        },
+        _ => lsp_ext::PredictResult::Unanswered { entry_call: call },
     })
 }
 
@@ -205,14 +224,18 @@ async fn ask(server: &Server, snapshot: &Snapshot, key: Key) -> Result<std::sync
         .ok_or_else(Error::request_cancelled)
 }
 
-async fn suggest_inputs(server: &Server, snapshot: &Snapshot, argument: &Value) -> Result<Value> {
-    let (_, function) = function_of(snapshot, argument)?;
+async fn suggest_inputs(
+    server: &Server,
+    snapshot: &Snapshot,
+    argument: &lsp_ext::SuggestInputs,
+) -> Result<lsp_ext::SuggestInputsResult> {
+    let (_, function) = function_of(snapshot, &argument.target)?;
     if function.kind != FunctionKind::Function {
         return Err(invalid(
             "suggesting inputs works for module-level functions",
         ));
     }
-    let output = argument.get("output").and_then(Value::as_str);
+    let output = argument.output.as_deref();
     let view = snapshot.view();
     let key = view.suggest_key(&function.name, output);
     let answer = ask(server, snapshot, key).await?;
@@ -226,31 +249,31 @@ async fn suggest_inputs(server: &Server, snapshot: &Snapshot, argument: &Value) 
                     format!("ndb: no suggestions for {}: {reason}", function.name),
                 )
                 .await;
-            return Ok(json!({"function": function.name, "suggestions": [], "error": reason}));
+            return Ok(lsp_ext::SuggestInputsResult {
+                function: function.name,
+                suggestions: Vec::new(),
+                error: Some(reason.clone()),
+                inserted: None,
+            });
         }
         _ => Vec::new(),
     };
-    let listed: Vec<Value> = suggestions
+    let listed = suggestions
         .iter()
-        .map(|suggestion| {
-            json!({
-                "input": suggestion.input,
-                "entryCall": ops::entry_call(&function.name, &suggestion.input),
-                "origin": suggestion.origin,
-                "from": suggestion.from,
-                "votes": suggestion.votes,
-                "samples": suggestion.samples,
-                "output": suggestion.output,
-                "verified": suggestion.verified,
-                "actual": suggestion.actual,
-            })
+        .map(|suggestion| lsp_ext::SuggestionData {
+            input: suggestion.input.clone(),
+            entry_call: ops::entry_call(&function.name, &suggestion.input),
+            origin: suggestion.origin.clone(),
+            from: suggestion.from.clone(),
+            votes: suggestion.votes,
+            samples: suggestion.samples,
+            output: suggestion.output.clone(),
+            verified: suggestion.verified,
+            actual: suggestion.actual.clone(),
         })
         .collect();
-    let pick = argument
-        .get("pick")
-        .and_then(Value::as_bool)
-        .unwrap_or(true);
-    let mut inserted = Value::Null;
+    let pick = argument.pick.unwrap_or(true);
+    let mut inserted = None;
     if pick && server.session().client.show_message_request && !suggestions.is_empty() {
         let items: Vec<MessageActionItem> = suggestions
             .iter()
@@ -288,58 +311,55 @@ async fn suggest_inputs(server: &Server, snapshot: &Snapshot, argument: &Value) 
                 .iter()
                 .position(|candidate| candidate.title == item.title)
         }) {
-            let argument = json!({
-                "uri": snapshot.uri.as_str(),
-                "function": function.qualified_name,
-                "input": suggestions[rank].input,
-                "output": output.map(str::to_string).or_else(|| suggestions[rank].output.clone()),
-                "votes": suggestions[rank].votes,
-                "samples": suggestions[rank].samples,
-                "style": style.as_str(),
-            });
+            let argument = lsp_ext::InsertSuggestion {
+                target: lsp_ext::FunctionArgument::named(
+                    snapshot.uri.as_str(),
+                    &function.qualified_name,
+                ),
+                input: suggestions[rank].input.clone(),
+                output: output
+                    .map(str::to_string)
+                    .or_else(|| suggestions[rank].output.clone()),
+                votes: Some(suggestions[rank].votes as u64),
+                samples: Some(suggestions[rank].samples as u64),
+                style: Some(style),
+            };
             let fresh = server
                 .session()
                 .snapshot(&snapshot.uri)
                 .unwrap_or_else(|| snapshot.clone());
-            inserted = insert_suggestion(server, &fresh, &argument).await?;
+            inserted = Some(insert_suggestion(server, &fresh, &argument).await?);
         }
     }
-    Ok(json!({"function": function.name, "suggestions": listed, "inserted": inserted}))
+    Ok(lsp_ext::SuggestInputsResult {
+        function: function.name,
+        suggestions: listed,
+        error: None,
+        inserted,
+    })
 }
 
 async fn insert_suggestion(
     server: &Server,
     snapshot: &Snapshot,
-    argument: &Value,
-) -> Result<Value> {
-    let (_, function) = function_of(snapshot, argument)?;
-    let input = argument
-        .get("input")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("the argument needs an \"input\""))?;
+    argument: &lsp_ext::InsertSuggestion,
+) -> Result<lsp_ext::InsertSuggestionResult> {
+    let (_, function) = function_of(snapshot, &argument.target)?;
     let style = argument
-        .get("style")
-        .and_then(Value::as_str)
-        .and_then(InsertStyle::parse)
+        .style
         .unwrap_or(snapshot.settings.suggestions.insert_as);
-    let call = ops::entry_call(&function.name, input);
-    let mut expected = expected_of(
-        server,
-        snapshot,
-        &call,
-        argument.get("output").and_then(Value::as_str),
-    )
-    .await?;
-    if let (Some(votes), Some(samples)) = (
-        argument.get("votes").and_then(Value::as_u64),
-        argument.get("samples").and_then(Value::as_u64),
-    ) {
+    let call = ops::entry_call(&function.name, &argument.input);
+    let mut expected = expected_of(server, snapshot, &call, argument.output.as_deref()).await?;
+    if let (Some(votes), Some(samples)) = (argument.votes, argument.samples) {
         expected.agreement = format!("{votes}/{samples} agree");
     }
-    let (uri, edit_text, edit) = match style {
+    let (uri, planned) = match style {
         InsertStyle::Doctest => {
             let edit = edits::doctest(&snapshot.document, &function, &call, &expected);
-            (snapshot.uri.clone(), snapshot.document.clone(), edit)
+            (
+                snapshot.uri.clone(),
+                Planned::Change(snapshot.document.clone(), edit),
+            )
         }
         InsertStyle::Comment => {
             let analysis = snapshot.document.analysis();
@@ -348,11 +368,14 @@ async fn insert_suggestion(
                 .last()
                 .map(|comment| comment.range.clone());
             let edit = edits::ndb_comment(&snapshot.document, &function, existing, &call);
-            (snapshot.uri.clone(), snapshot.document.clone(), edit)
+            (
+                snapshot.uri.clone(),
+                Planned::Change(snapshot.document.clone(), edit),
+            )
         }
         InsertStyle::Pytest => pytest_edit(server, snapshot, &function, &call, &expected)?,
     };
-    let applied = apply(server, &uri, &edit_text, edit, style == InsertStyle::Pytest).await?;
+    let applied = apply(server, &uri, planned).await?;
     if applied {
         server
             .session()
@@ -365,15 +388,15 @@ async fn insert_suggestion(
             .push(call.clone());
         server.refresh().await;
     }
-    Ok(json!({
-        "applied": applied,
-        "entryCall": call,
-        "style": style.as_str(),
-        "uri": uri.as_str(),
-        "expected": expected.value,
-        "raised": expected.raised,
-        "verified": expected.verified,
-    }))
+    Ok(lsp_ext::InsertSuggestionResult {
+        applied,
+        entry_call: call,
+        style,
+        uri: uri.as_str().to_string(),
+        expected: expected.value,
+        raised: expected.raised,
+        verified: expected.verified,
+    })
 }
 
 /// What the inserted test expects: the output the user asked for, else the
@@ -456,7 +479,7 @@ fn pytest_edit(
     function: &Function,
     call: &str,
     expected: &Expected,
-) -> Result<(Uri, DocumentSnapshot, Edit)> {
+) -> Result<(Uri, Planned)> {
     let module_path: PathBuf = snapshot
         .uri
         .to_file_path()
@@ -493,76 +516,73 @@ fn pytest_edit(
     };
     let uri = Uri::from_file_path(&path).ok_or_else(|| invalid("bad test file path"))?;
     let edit = edits::pytest(text.as_deref(), &module, &function.name, call, expected);
-    let document = DocumentSnapshot::new(text.as_deref().unwrap_or(""), 0, None);
-    if text.is_none() {
-        // Marks the edit as creating the file.
-        return Ok((
+    Ok(match text {
+        Some(text) => (
             uri,
-            document,
-            Edit {
-                range: usize::MAX..usize::MAX,
-                text: edit.text,
-            },
-        ));
-    }
-    Ok((uri, document, edit))
+            Planned::Change(DocumentSnapshot::new(&text, 0, None), edit),
+        ),
+        None => (uri, Planned::Create(edit.text)),
+    })
+}
+
+/// The edit an insertion makes: a change of a document as the server
+/// knows its text, or a new file with this text.
+enum Planned {
+    Change(DocumentSnapshot, Edit),
+    Create(String),
 }
 
 /// Sends one edit through `workspace/applyEdit`; `true` when applied.
-async fn apply(
-    server: &Server,
-    uri: &Uri,
-    document: &DocumentSnapshot,
-    edit: Edit,
-    may_create: bool,
-) -> Result<bool> {
+async fn apply(server: &Server, uri: &Uri, planned: Planned) -> Result<bool> {
     let flags = server.session().client;
     if !flags.apply_edit {
         return Err(invalid("the editor does not accept workspace/applyEdit"));
     }
     let encoding = server.session().encoding;
-    let creates = may_create && edit.range.start == usize::MAX;
-    let workspace_edit = if creates {
-        if !(flags.create_files && flags.document_changes) {
-            return Err(invalid(&format!(
-                "the editor cannot create files; create {} and try again",
-                uri.as_str()
-            )));
-        }
-        WorkspaceEdit {
-            document_changes: Some(DocumentChanges::Operations(vec![
-                DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
-                    uri: uri.clone(),
-                    options: Some(CreateFileOptions {
-                        overwrite: Some(false),
-                        ignore_if_exists: Some(true),
-                    }),
-                    annotation_id: None,
-                })),
-                DocumentChangeOperation::Edit(TextDocumentEdit {
-                    text_document: OptionalVersionedTextDocumentIdentifier {
+    let workspace_edit = match planned {
+        Planned::Create(text) => {
+            if !(flags.create_files && flags.document_changes) {
+                return Err(invalid(&format!(
+                    "the editor cannot create files; create {} and try again",
+                    uri.as_str()
+                )));
+            }
+            WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(vec![
+                    DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
                         uri: uri.clone(),
-                        version: None,
-                    },
-                    edits: vec![OneOf::Left(TextEdit {
-                        range: Range::default(),
-                        new_text: edit.text,
-                    })],
-                }),
-            ])),
-            ..WorkspaceEdit::default()
+                        options: Some(CreateFileOptions {
+                            overwrite: Some(false),
+                            ignore_if_exists: Some(true),
+                        }),
+                        annotation_id: None,
+                    })),
+                    DocumentChangeOperation::Edit(TextDocumentEdit {
+                        text_document: OptionalVersionedTextDocumentIdentifier {
+                            uri: uri.clone(),
+                            version: None,
+                        },
+                        edits: vec![OneOf::Left(TextEdit {
+                            range: Range::default(),
+                            new_text: text,
+                        })],
+                    }),
+                ])),
+                ..WorkspaceEdit::default()
+            }
         }
-    } else {
-        let range = convert::range(document, edit.range, encoding);
-        WorkspaceEdit {
-            changes: Some(HashMap::from([(
-                uri.clone(),
-                vec![TextEdit {
-                    range,
-                    new_text: edit.text,
-                }],
-            )])),
-            ..WorkspaceEdit::default()
+        Planned::Change(document, edit) => {
+            let range = convert::range(&document, edit.range, encoding);
+            WorkspaceEdit {
+                changes: Some(HashMap::from([(
+                    uri.clone(),
+                    vec![TextEdit {
+                        range,
+                        new_text: edit.text,
+                    }],
+                )])),
+                ..WorkspaceEdit::default()
+            }
         }
     };
     let response = server
@@ -576,7 +596,11 @@ async fn apply(
     Ok(response.applied)
 }
 
-async fn check_by_running(server: &Server, snapshot: &Snapshot, argument: &Value) -> Result<Value> {
+async fn check_by_running(
+    server: &Server,
+    snapshot: &Snapshot,
+    argument: &lsp_ext::FunctionArgument,
+) -> Result<lsp_ext::CheckByRunningResult> {
     if !snapshot.settings.allow_running_code {
         return Err(invalid(
             "running code is off: set neuralDebugger.allowRunningCode to true to check by running",
@@ -625,10 +649,21 @@ async fn check_by_running(server: &Server, snapshot: &Snapshot, argument: &Value
             ),
         )
         .await;
-    Ok(json!({
-        "entryCall": call,
-        "predicted": {"value": predicted_value, "raised": predicted_raised, "error": predicted_error},
-        "real": {"value": real_value, "raised": real_raised, "error": real_error, "sandbox": sandbox},
-        "right": right,
-    }))
+    Ok(lsp_ext::CheckByRunningResult {
+        entry_call: call,
+        predicted: lsp_ext::Outcome {
+            value: predicted_value,
+            raised: predicted_raised,
+            error: predicted_error,
+        },
+        real: lsp_ext::RealOutcome {
+            outcome: lsp_ext::Outcome {
+                value: real_value,
+                raised: real_raised,
+                error: real_error,
+            },
+            sandbox,
+        },
+        right,
+    })
 }

@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
-use serde_json::json;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use crate::convert;
-use crate::handlers::{key_from_json, key_to_json, samples, EngineAnswers};
+use crate::handlers::{samples, EngineAnswers};
 use crate::ide;
+use crate::lsp_ext::{HintData, KeyData};
 use crate::server::Server;
 
 pub async fn inlay_hint(
@@ -45,25 +45,25 @@ pub async fn inlay_hint(
             tooltip: None,
             padding_left: Some(true),
             padding_right: None,
-            data: Some(json!({
-                "uri": snapshot.uri.as_str(),
-                "key": key_to_json(&hint.key),
-            })),
+            data: serde_json::to_value(HintData {
+                uri: snapshot.uri.as_str().to_string(),
+                key: KeyData::from(&hint.key),
+            })
+            .ok(),
         })
         .collect();
     Ok(Some(hints))
 }
 
 pub async fn resolve(server: &Server, mut hint: InlayHint) -> Result<InlayHint> {
-    let Some(data) = hint.data.as_ref() else {
+    let Some(data) = hint
+        .data
+        .clone()
+        .and_then(|data| serde_json::from_value::<HintData>(data).ok())
+    else {
         return Ok(hint);
     };
-    let (Some(uri), Some(key)) = (
-        data.get("uri")
-            .and_then(|uri| uri.as_str())
-            .and_then(|uri| uri.parse::<Uri>().ok()),
-        data.get("key").and_then(key_from_json),
-    ) else {
+    let (Ok(uri), Some(key)) = (data.uri.parse::<Uri>(), data.key.key()) else {
         return Ok(hint);
     };
     let Some(snapshot) = server.session().snapshot(&uri) else {

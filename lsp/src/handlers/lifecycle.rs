@@ -8,7 +8,6 @@ use std::time::Instant;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use crate::ide::commands;
 use crate::line_index::PositionEncoding;
 use crate::server::Server;
 use crate::session::ClientFlags;
@@ -117,7 +116,7 @@ pub async fn initialize(server: &Server, params: InitializeParams) -> Result<Ini
             }),
             code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             execute_command_provider: Some(ExecuteCommandOptions {
-                commands: commands::ALL
+                commands: crate::lsp_ext::COMMANDS
                     .iter()
                     .map(|command| command.to_string())
                     .collect(),

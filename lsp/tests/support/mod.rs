@@ -130,10 +130,11 @@ impl ComputedAnswers {
             if self.answers.lock().unwrap().contains_key(key) {
                 continue;
             }
-            let auto = AutoDebugger {
-                tracer: Arc::new(TracerDebugger::new(self.tracer.config().clone())),
-                model: Ok(self.model.clone()),
-            };
+            let model = self.model.clone();
+            let auto = AutoDebugger::new(
+                Arc::new(TracerDebugger::new(self.tracer.config().clone())),
+                move || Ok(model.clone()),
+            );
             let debugger: &dyn Debugger = match key.engine {
                 ndb_lsp::engine::EngineKind::Model => &*self.model,
                 ndb_lsp::engine::EngineKind::Tracer => &self.tracer,

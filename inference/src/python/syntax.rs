@@ -1,4 +1,4 @@
-//! What the server knows about one Python file without running it, from its
+//! What ndb knows about one Python file without running it, from its
 //! tree-sitter tree: functions, methods and nested functions; their return
 //! lines, docstrings and doctest examples; the `# ndb:` comments above them;
 //! and the calls in the file whose arguments can be evaluated when the module
@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use crate::line_index::LineIndex;
+use super::line_index::LineIndex;
 
 /// How a function sits in its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +47,9 @@ pub struct Function {
     /// 0-based line of the body's first statement after the docstring:
     /// where execution first stops in the function.
     pub body_line: usize,
-    pub parameters: Vec<String>,
+    /// The header on one line, such as `def f(xs, k=3) -> int`.
+    pub signature: String,
+    pub parameters: Vec<Parameter>,
     /// 0-based lines of the `return` statements of this function (not of
     /// functions nested in it).
     pub return_lines: Vec<usize>,
@@ -58,6 +60,35 @@ pub struct Function {
     pub runnable: usize,
     /// Index of the directly enclosing function, if any.
     pub parent: Option<usize>,
+}
+
+/// One parameter of a `def`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parameter {
+    pub name: String,
+    pub kind: ParameterKind,
+}
+
+/// How a parameter receives its argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParameterKind {
+    /// By position or keyword (positional-only ones too).
+    Positional,
+    /// Only by keyword: after `*` or `*args`.
+    KeywordOnly,
+    /// `*args`.
+    VarPositional,
+    /// `**kwargs`.
+    VarKeyword,
+}
+
+impl Function {
+    /// Whether `name` is one of the parameters.
+    pub fn has_parameter(&self, name: &str) -> bool {
+        self.parameters
+            .iter()
+            .any(|parameter| parameter.name == name)
+    }
 }
 
 /// A function's docstring.
@@ -206,13 +237,6 @@ impl Analysis {
             .filter(|(_, function)| function.def_line <= line && line <= function.last_line)
             .max_by_key(|(_, function)| function.def_line)
             .map(|(index, _)| index)
-    }
-
-    /// The function whose `def` line (or decorator lines) is `line`.
-    pub fn function_defined_at(&self, line: usize) -> Option<usize> {
-        self.functions
-            .iter()
-            .position(|function| function.first_line <= line && line <= function.def_line)
     }
 
     /// The `# ndb:` comments directly above a function (above its decorators),
@@ -394,8 +418,9 @@ impl Walker<'_> {
         };
         let parameters = node
             .child_by_field_name("parameters")
-            .map(|parameters| parameter_names(parameters, self.source))
+            .map(|parameters| parameters_of(parameters, self.source))
             .unwrap_or_default();
+        let signature = signature_of(node, &name, self.source);
         let docstring = body.and_then(|body| self.docstring(body));
         self.analysis.functions.push(Function {
             name,
@@ -409,6 +434,7 @@ impl Walker<'_> {
             indent,
             body_indent,
             body_line,
+            signature,
             parameters,
             return_lines: Vec::new(),
             docstring,
@@ -570,7 +596,8 @@ fn is_main_guard(node: Node, source: &[u8]) -> bool {
         .is_some_and(|condition| {
             let text = condition.utf8_text(source).unwrap_or("");
             let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-            compact == "__name__==\"__main__\"" || compact == "__name__=='__main__'"
+            let compact = compact.replace('\'', "\"");
+            compact == "__name__==\"__main__\"" || compact == "\"__main__\"==__name__"
         })
 }
 
@@ -586,29 +613,86 @@ fn collect_return_lines(node: Node, lines: &mut Vec<usize>) {
     }
 }
 
-fn parameter_names(parameters: Node, source: &[u8]) -> Vec<String> {
-    let mut names = Vec::new();
+/// The parameters of a `def`'s parameter list, in order, by how each
+/// receives its argument.
+fn parameters_of(parameters: Node, source: &[u8]) -> Vec<Parameter> {
+    let mut found = Vec::new();
+    let mut keyword_only = false;
     let mut cursor = parameters.walk();
     for parameter in parameters.named_children(&mut cursor) {
-        let name = match parameter.kind() {
-            "identifier" => Some(parameter),
+        fn identifier(node: Node) -> Option<Node> {
+            let mut inner = node.walk();
+            let found = node
+                .named_children(&mut inner)
+                .find(|child| child.kind() == "identifier");
+            found
+        }
+        let (name, kind) = match parameter.kind() {
+            "identifier" => (Some(parameter), None),
             "default_parameter" | "typed_default_parameter" => {
-                parameter.child_by_field_name("name")
+                (parameter.child_by_field_name("name"), None)
             }
-            "typed_parameter" | "list_splat_pattern" | "dictionary_splat_pattern" => {
-                let mut inner = parameter.walk();
-                let found = parameter
-                    .named_children(&mut inner)
-                    .find(|child| child.kind() == "identifier");
-                found
+            "typed_parameter" => {
+                // `*args: int` and `**kw: str` are typed splats.
+                let text = parameter.utf8_text(source).unwrap_or("");
+                let kind = if text.starts_with("**") {
+                    Some(ParameterKind::VarKeyword)
+                } else if text.starts_with('*') {
+                    Some(ParameterKind::VarPositional)
+                } else {
+                    None
+                };
+                (identifier(parameter), kind)
             }
-            _ => None,
+            "list_splat_pattern" => (identifier(parameter), Some(ParameterKind::VarPositional)),
+            "dictionary_splat_pattern" => (identifier(parameter), Some(ParameterKind::VarKeyword)),
+            "keyword_separator" => {
+                keyword_only = true;
+                continue;
+            }
+            _ => continue,
         };
+        let kind = kind.unwrap_or(if keyword_only {
+            ParameterKind::KeywordOnly
+        } else {
+            ParameterKind::Positional
+        });
+        if kind == ParameterKind::VarPositional {
+            keyword_only = true;
+        }
         if let Some(name) = name.and_then(|name| name.utf8_text(source).ok()) {
-            names.push(name.to_string());
+            found.push(Parameter {
+                name: name.to_string(),
+                kind,
+            });
         }
     }
-    names
+    found
+}
+
+/// A `def` header on one line: `async def f(xs, k=3) -> int`.
+fn signature_of(node: Node, name: &str, source: &[u8]) -> String {
+    let text = |node: Node| one_line(node.utf8_text(source).unwrap_or(""));
+    let mut signature = String::new();
+    if node.utf8_text(source).unwrap_or("").starts_with("async") {
+        signature.push_str("async ");
+    }
+    signature.push_str("def ");
+    signature.push_str(name);
+    signature.push_str(
+        &node
+            .child_by_field_name("parameters")
+            .map_or("()".to_string(), text),
+    );
+    if let Some(returns) = node.child_by_field_name("return_type") {
+        signature.push_str(" -> ");
+        signature.push_str(&text(returns));
+    }
+    signature
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Names bound at module level by definitions, assignments and imports,

@@ -12,8 +12,8 @@
 
 use std::collections::HashMap;
 
-use crate::document::python_parser;
-use crate::syntax::{is_evaluable, Analysis, Function, FunctionKind};
+use super::parser;
+use super::syntax::{is_evaluable, Analysis, Function, FunctionKind};
 
 /// Where an entry call was found.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,7 +88,11 @@ pub fn discover(
             line: None,
         });
     }
-    for comment in analysis.ndb_comments_of(runnable) {
+    for comment in analysis
+        .ndb_comments_of(runnable)
+        .into_iter()
+        .filter(|comment| calls_of(&comment.call, runnable))
+    {
         calls.push(EntryCall {
             call: comment.call.clone(),
             origin: Origin::NdbComment,
@@ -159,9 +163,26 @@ pub fn discover(
             });
         }
     }
+    for call in &mut calls {
+        call.call = one_line(&call.call);
+    }
     let mut seen = std::collections::HashSet::new();
     calls.retain(|call| seen.insert(normalise(&call.call)));
     calls
+}
+
+/// A call written over several lines (a doctest with `...` lines, a long
+/// call in the file) on one line, as an entry call is given: each line
+/// trimmed, joined by a space.
+fn one_line(call: &str) -> String {
+    if !call.contains('\n') {
+        return call.to_string();
+    }
+    call.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The active entry call: the first of [`discover`]'s list.
@@ -189,11 +210,42 @@ fn calls_function(callee: &str, is_attribute: bool, text: &str, function: &Funct
     }
 }
 
+/// Whether `call` (an `# ndb:` comment's text) is one call of `function`.
+fn calls_of(call: &str, function: &Function) -> bool {
+    let Some(tree) = parser().parse(call, None) else {
+        return false;
+    };
+    let root = tree.root_node();
+    let expression = root
+        .named_child(0)
+        .filter(|statement| {
+            !root.has_error()
+                && root.named_child_count() == 1
+                && statement.kind() == "expression_statement"
+        })
+        .and_then(|statement| statement.named_child(0))
+        .filter(|expression| expression.kind() == "call");
+    let Some(callee_node) = expression.and_then(|call| call.child_by_field_name("function")) else {
+        return false;
+    };
+    let (callee, is_attribute) = match callee_node.kind() {
+        "identifier" => (callee_node, false),
+        "attribute" => match callee_node.child_by_field_name("attribute") {
+            Some(attribute) => (attribute, true),
+            None => return false,
+        },
+        _ => return false,
+    };
+    callee
+        .utf8_text(call.as_bytes())
+        .is_ok_and(|callee| calls_function(callee, is_attribute, call, function))
+}
+
 /// The entry call of a doctest example, when the example is a call of the
 /// function (possibly assigned: `>>> y = f(3)`) that the tracer can
 /// evaluate.
 fn doctest_call(source: &str, function: &Function, analysis: &Analysis) -> Option<String> {
-    let tree = python_parser().parse(source, None)?;
+    let tree = parser().parse(source, None)?;
     let root = tree.root_node();
     if root.has_error() || root.named_child_count() != 1 {
         return None;
