@@ -82,7 +82,7 @@ def main():
                 return 0
     if meta["special_tokens"] != smollm2.special_tokens():
         raise SystemExit("build_default_model: the adapter was trained with other special tokens than "
-                         "grammar/src/text.rs has now; retrain it (inference/training/README.md)")
+                         "grammar/src/text/mod.rs has now; retrain it (inference/training/README.md)")
     print("building the default model from %s and %s" % (os.path.basename(gguf_path), options.adapter),
           file=sys.stderr)
     config, weights, tokenizer_json, base_vocab = smollm2.load(gguf_path)

@@ -26,7 +26,7 @@ OUT_DIR receives:
   of about 1000 tokens trained with the `tokenizers` package on a small
   built-in corpus of Python code and text-language trajectories, with
   `<|endoftext|>` (id 0) and every special token of the text language
-  (`SPECIAL_TOKENS` of `grammar/src/text.rs`, read from that file) added as
+  (`SPECIAL_TOKENS` of `grammar/src/text/mod.rs`, read from that file) added as
   one special token each;
 - `tokenizer_config.json` and `generation_config.json`.
 
@@ -52,7 +52,7 @@ import sys
 from array import array
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TEXT_RS = os.path.join(HERE, "..", "..", "grammar", "src", "text.rs")
+TEXT_RS = os.path.join(HERE, "..", "..", "grammar", "src", "text", "mod.rs")
 
 EOS_TOKEN = "<|endoftext|>"
 VOCAB_SIZE = 1000
@@ -71,7 +71,7 @@ INIT_STD = 0.02
 
 
 def special_tokens(text_rs=TEXT_RS):
-    """The `SPECIAL_TOKENS` of grammar/src/text.rs, in their order."""
+    """The `SPECIAL_TOKENS` of grammar/src/text/mod.rs, in their order."""
     with open(text_rs, encoding="utf-8") as handle:
         source = handle.read()
     constants = dict(re.findall(r'pub const (\w+): &str = "([^"]*)";', source))

@@ -13,6 +13,9 @@
 #   --resume-from FILE    start from a checkpoint carried from another
 #                         machine (inference/training/campaign/checkpoint.pt:
 #                         the committed one), if OUT/run has none yet
+#   --adopt-data          go on although the rebuilt dataset's digest differs
+#                         from the checkpoint's (the tracer changed since the
+#                         run began), from the same step and data position
 #
 # The run's settings are fixed here: a checkpoint refuses other settings
 # and other data (train.py checks the shards' digest), so every session
@@ -21,14 +24,15 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-usage="usage: campaign.sh OUT [--session-minutes M] [--resume-from CHECKPOINT]"
+usage="usage: campaign.sh OUT [--session-minutes M] [--resume-from CHECKPOINT] [--adopt-data]"
 out="${1:?$usage}"
 shift
-session_minutes=100 resume_from=""
+session_minutes=100 resume_from="" adopt=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --session-minutes) session_minutes="$2"; shift 2 ;;
         --resume-from) resume_from="$2"; shift 2 ;;
+        --adopt-data) adopt="--adopt-data"; shift ;;
         *) echo "campaign: unknown option $1 ($usage)" >&2; exit 2 ;;
     esac
 done
@@ -61,4 +65,4 @@ exec python3 "$here/train.py" --data "$out/data" --out "$out/run" \
     --init smollm2 --lora 16 --lr 5e-4 --token-init words --new-token-lr-scale 3 \
     --batch-tokens 2048 --seq-len 1024 --max-steps 1800 \
     --eval-every 100 --eval-records 100 --checkpoint-minutes 10 \
-    --session-minutes "$session_minutes" --threads "${NDB_THREADS:-2}"
+    --session-minutes "$session_minutes" --threads "${NDB_THREADS:-2}" $adopt

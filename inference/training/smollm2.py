@@ -21,7 +21,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 DEFAULT_GGUF_DIR = os.path.join(REPO, "inference", "models", "base")
-TEXT_RS = os.path.join(REPO, "grammar", "src", "text.rs")
+TEXT_RS = os.path.join(REPO, "grammar", "src", "text", "mod.rs")
 EOS_TOKEN = "<|endoftext|>"
 
 
@@ -39,7 +39,7 @@ def find_gguf(path=None):
 
 
 def special_tokens(text_rs=TEXT_RS):
-    """The text language's `SPECIAL_TOKENS` (grammar/src/text.rs), in order."""
+    """The text language's `SPECIAL_TOKENS` (grammar/src/text/mod.rs), in order."""
     with open(text_rs, encoding="utf-8") as handle:
         source = handle.read()
     constants = dict(re.findall(r'pub const (\w+): &str = "([^"]*)";', source))

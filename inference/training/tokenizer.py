@@ -7,7 +7,7 @@ vocabulary and gets the special tokens added, see smollm2.py).
 Byte-level (ByteLevel pre-tokenizer and decoder: mistral.rs needs a
 ByteLevel or ByteFallback decoder, and a Unigram model crashes it), digits
 split one by one, `<|endoftext|>` (id 0, the EOS) and every special token
-of the text language (grammar/src/text.rs) one token each. It prints the
+of the text language (grammar/src/text/mod.rs) one token each. It prints the
 dataset's size in tokens of the trained vocabulary.
 """
 

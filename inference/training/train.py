@@ -95,6 +95,9 @@ def parse_args(argv=None):
                         help="stop this invocation after M minutes (checkpointed; run again to go on)")
     parser.add_argument("--session-steps", type=int, default=None,
                         help="stop this invocation after N steps (checkpointed; run again to go on)")
+    parser.add_argument("--adopt-data", action="store_true",
+                        help="resume a checkpoint made on other data (its digest differs): go on from "
+                             "its step and data position; the log records the change")
     parser.add_argument("--on-best", help="shell command run when OUT/best/ gets a better adapter "
                                           "(env NDB_BEST_DIR, NDB_BEST_STEP, NDB_BEST_EXACT)")
     parser.add_argument("--eval-every", type=int, default=100, help="steps between held-out scores")
@@ -294,6 +297,7 @@ def main(argv=None):
     digest = data_digest(options.data)
     state = {"step": 0, "batches": 0, "tokens": 0, "target_tokens": 0, "elapsed": 0.0,
              "best_exact": None, "best_step": None}
+    adopted = None
     if os.path.exists(checkpoint_path):
         saved = torch.load(checkpoint_path, map_location=device, weights_only=False)
         mismatch = [key for key in FIXED if saved["options"].get(key) != vars(options).get(key)]
@@ -303,8 +307,16 @@ def main(argv=None):
             raise SystemExit("%s was made with other settings (%s): use another --out or the same settings"
                              % (checkpoint_path, ", ".join(mismatch)))
         if saved.get("data_digest") != digest:
-            raise SystemExit("%s was trained on other data than %s (the shards' digest differs): "
-                             "regenerate the same dataset or use another --out" % (checkpoint_path, options.data))
+            if not options.adopt_data:
+                raise SystemExit("%s was trained on other data than %s (the shards' digest differs): "
+                                 "regenerate the same dataset, use another --out, or --adopt-data"
+                                 % (checkpoint_path, options.data))
+            if dist.main:
+                print("train: the data's digest differs from the checkpoint's (%s, was %s); "
+                      "--adopt-data: going on from the same step and data position on %s"
+                      % (digest[:12], str(saved.get("data_digest"))[:12], options.data), file=sys.stderr)
+            adopted = {"step": saved["state"]["step"], "from_digest": saved.get("data_digest"),
+                       "to_digest": digest}
         parameters = dict(model.named_parameters())
         for name, tensor in saved["trainable"].items():
             parameters[name].data.copy_(tensor)
@@ -317,6 +329,9 @@ def main(argv=None):
         if dist.main:
             print("train: resumed from step %d (%.1f min)" % (state["step"], state["elapsed"] / 60),
                   file=sys.stderr)
+            if adopted is not None:
+                with open(log_path, "a") as log:
+                    log.write(json.dumps({"adopted_data": adopted}) + "\n")
     elif dist.main:
         open(log_path, "w").close()
 

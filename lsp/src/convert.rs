@@ -14,14 +14,15 @@ pub fn offset(
     position: Position,
     encoding: PositionEncoding,
 ) -> usize {
-    index.offset(
-        text,
-        LineColumn {
-            line: position.line,
-            column: position.character,
-        },
-        encoding,
-    )
+    index.offset(text, line_column(position), encoding)
+}
+
+/// A protocol position as the line index's.
+pub fn line_column(position: Position) -> LineColumn {
+    LineColumn {
+        line: position.line,
+        column: position.character,
+    }
 }
 
 pub fn position(

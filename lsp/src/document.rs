@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
-use crate::line_index::LineIndex;
+use crate::line_index::{LineColumn, LineIndex, PositionEncoding};
 use crate::syntax::Analysis;
 
 pub use ndb_inference::python::{parse_bounded, parser as python_parser, PARSE_BUDGET};
@@ -78,6 +78,27 @@ pub struct TextChange {
     pub text: String,
 }
 
+/// A change as the protocol gives it: a range of `(line, column)`
+/// positions in the negotiated encoding, relative to the text the previous
+/// change of the same notification left (no range: the whole text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionedChange {
+    pub range: Option<Range<LineColumn>>,
+    pub text: String,
+}
+
+/// How one change moved lines, for what is kept by line (breakpoints):
+/// lines `start_line..=end_line` were replaced by `inserted`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineShift {
+    pub start_line: usize,
+    pub end_line: usize,
+    pub inserted: String,
+    /// An insertion at the start of a line (only whitespace before it on
+    /// the line) that ends with a line break: the line itself moves down.
+    pub at_line_start: bool,
+}
+
 impl Document {
     pub fn new(text: &str, version: i32) -> Document {
         let mut parser = python_parser();
@@ -108,6 +129,54 @@ impl Document {
     /// left), edits the old tree to match and reparses once, incrementally.
     /// Ranges are clamped to the text and to character boundaries, so a
     /// confused client cannot make this panic.
+    /// Applies the changes of one `didChange` notification: each position is
+    /// converted against the text the previous change left. Returns how each
+    /// change moved lines.
+    pub fn apply_positioned(
+        &mut self,
+        changes: Vec<PositionedChange>,
+        version: i32,
+        encoding: PositionEncoding,
+    ) -> Vec<LineShift> {
+        let mut byte_changes = Vec::with_capacity(changes.len());
+        let mut shifts = Vec::new();
+        let mut text = self.text().to_string();
+        let mut index = self.line_index().clone();
+        let count = changes.len();
+        for (number, change) in changes.into_iter().enumerate() {
+            let range = change.range.map(|range| {
+                let start = index.offset(&text, range.start, encoding);
+                let end = index.offset(&text, range.end, encoding);
+                start..end.max(start)
+            });
+            match &range {
+                Some(range) => {
+                    let start_line = index.line_of(range.start);
+                    let line_start = index.line_start(start_line).unwrap_or(0);
+                    shifts.push(LineShift {
+                        start_line,
+                        end_line: index.line_of(range.end),
+                        inserted: change.text.clone(),
+                        at_line_start: range.is_empty()
+                            && text[line_start..range.start].trim().is_empty()
+                            && change.text.ends_with('\n'),
+                    });
+                    text.replace_range(range.clone(), &change.text);
+                }
+                None => text.clone_from(&change.text),
+            }
+            if number + 1 < count {
+                index = LineIndex::new(&text);
+            }
+            byte_changes.push(TextChange {
+                range,
+                text: change.text,
+            });
+        }
+        self.apply_changes(&byte_changes, version);
+        shifts
+    }
+
     pub fn apply_changes(&mut self, changes: &[TextChange], version: i32) {
         let mut text = self.snapshot.text.to_string();
         let mut tree = self.snapshot.tree.take();

@@ -1,12 +1,12 @@
 //! Document synchronisation: open, incremental change, close, save. Edits
-//! are applied synchronously, before anything can await, and stale
+//! are applied synchronously (by `document.rs`, positions converted there
+//! against the running text), before anything can await, and stale
 //! predictions are cancelled right after.
 
 use tower_lsp_server::ls_types::*;
 
 use crate::convert;
-use crate::document::{Document, TextChange};
-use crate::line_index::LineIndex;
+use crate::document::{Document, PositionedChange};
 use crate::server::Server;
 use crate::workspace::is_test_file;
 
@@ -31,43 +31,25 @@ pub fn did_change(server: &Server, params: DidChangeTextDocumentParams) {
             );
             return;
         };
-        let mut changes = Vec::with_capacity(params.content_changes.len());
-        let mut shifts = Vec::new();
-        // Each change is relative to the text the previous one left, so
-        // positions are converted against a running copy.
-        let mut text = document.text().to_string();
-        let mut index = document.line_index().clone();
-        let count = params.content_changes.len();
-        for (number, change) in params.content_changes.into_iter().enumerate() {
-            let range = change.range.map(|range| {
-                let start = convert::offset(&text, &index, range.start, encoding);
-                let end = convert::offset(&text, &index, range.end, encoding);
-                start..end.max(start)
-            });
-            match &range {
-                Some(range) => {
-                    let start_line = index.line_of(range.start);
-                    let end_line = index.line_of(range.end);
-                    let line_start = index.line_start(start_line).unwrap_or(0);
-                    let at_line_start = range.is_empty()
-                        && text[line_start..range.start].trim().is_empty()
-                        && change.text.ends_with('\n');
-                    shifts.push((start_line, end_line, change.text.clone(), at_line_start));
-                    text.replace_range(range.clone(), &change.text);
-                }
-                None => text.clone_from(&change.text),
-            }
-            if number + 1 < count {
-                index = LineIndex::new(&text);
-            }
-            changes.push(TextChange {
-                range,
+        let changes = params
+            .content_changes
+            .into_iter()
+            .map(|change| PositionedChange {
+                range: change.range.map(|range| {
+                    convert::line_column(range.start)..convert::line_column(range.end)
+                }),
                 text: change.text,
-            });
-        }
-        document.apply_changes(&changes, params.text_document.version);
-        for (start_line, end_line, inserted, at_line_start) in shifts {
-            session.shift_breakpoints(&uri, start_line, end_line, &inserted, at_line_start);
+            })
+            .collect();
+        let shifts = document.apply_positioned(changes, params.text_document.version, encoding);
+        for shift in shifts {
+            session.shift_breakpoints(
+                &uri,
+                shift.start_line,
+                shift.end_line,
+                &shift.inserted,
+                shift.at_line_start,
+            );
         }
         session.live_hashes()
     };
