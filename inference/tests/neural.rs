@@ -149,6 +149,46 @@ fn a_cancelled_request_is_reported_as_cancelled() {
     ));
 }
 
+/// Cancelling while the model generates stops it and says so; the engine's
+/// stop does not outlive the request (the next question is answered, not
+/// stopped too). A random model writes long answers, so the stop lands
+/// mid-generation.
+#[test]
+fn a_request_cancelled_while_generating_stops_and_the_next_is_answered() {
+    let debugger = load(
+        tiny_model(&[]),
+        ModelSpec {
+            max_new_tokens: 256,
+            samples: 4,
+            ..ModelSpec::default()
+        },
+    )
+    .unwrap();
+    let session = start_session(&debugger);
+    for _ in 0..3 {
+        let cancel = Cancel::new();
+        let later = cancel.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            later.cancel();
+        });
+        debugger.clear_cache();
+        let stopped = debugger.candidates(&session, Action::StepOver, 4, &cancel);
+        stopper.join().unwrap();
+        assert!(matches!(stopped, Err(DebugError::Cancelled)), "{stopped:?}");
+        assert!(
+            !mistralrs_core::TERMINATE_ALL_NEXT_STEP.load(std::sync::atomic::Ordering::SeqCst),
+            "the engine's stop outlived the cancelled request"
+        );
+        debugger.clear_cache();
+        let answered = debugger.next(&session, Action::StepOver, &Cancel::new());
+        assert!(
+            !matches!(answered, Err(DebugError::Cancelled | DebugError::Engine(_))),
+            "{answered:?}"
+        );
+    }
+}
+
 #[test]
 fn an_answer_cut_off_at_the_token_limit_is_marked_not_guessed() {
     let debugger = load(

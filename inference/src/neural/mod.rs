@@ -343,6 +343,17 @@ pub struct NeuralDebugger {
     stop_ids: Vec<u32>,
     last_throughput: std::sync::Mutex<Throughput>,
     requests: AtomicUsize,
+    /// Generations running now (several front ends may ask at once).
+    in_flight: AtomicUsize,
+}
+
+/// Counts a generation out when it ends, however it ends.
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Drop for NeuralDebugger {
@@ -505,6 +516,7 @@ impl NeuralDebugger {
             stop_ids,
             last_throughput: std::sync::Mutex::new(Throughput::default()),
             requests: AtomicUsize::new(0),
+            in_flight: AtomicUsize::new(0),
         })
     }
 
@@ -691,6 +703,9 @@ impl NeuralDebugger {
         let model = &self.model;
         let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
         let started = Instant::now();
+        let in_flight = &self.in_flight;
+        in_flight.fetch_add(1, Ordering::SeqCst);
+        let _done = InFlight(in_flight);
         let response = block_on(self.runtime(), || async move {
             let (sender, mut receiver) = tokio::sync::mpsc::channel(16);
             let runner = model.inner();
@@ -715,20 +730,44 @@ impl NeuralDebugger {
                 model_id: None,
                 truncate_sequence: false,
             }));
-            runner
-                .get_sender(None)
-                .map_err(|error| error.to_string())?
+            let engine = runner.get_sender(None).map_err(|error| error.to_string())?;
+            engine
                 .send(request)
                 .await
                 .map_err(|_| "the model engine has stopped".to_string())?;
-            receiver
-                .recv()
-                .await
-                .ok_or_else(|| "the model engine dropped the request".to_string())
+            let cancelled = async {
+                while !cancel.is_cancelled() {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+            };
+            let response = tokio::select! {
+                response = receiver.recv() => response,
+                () = cancelled => {
+                    // Stop the generation at its next step instead of
+                    // waiting for it. The engine's stop flag is for every
+                    // running sequence, so only when this is the only one;
+                    // and it is cleared once the answer is back (set after
+                    // the sequence had ended, it would stop the next one).
+                    let stop = in_flight.load(Ordering::SeqCst) == 1;
+                    if stop {
+                        mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(true, Ordering::SeqCst);
+                    }
+                    let response = receiver.recv().await;
+                    if stop {
+                        mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(false, Ordering::SeqCst);
+                    }
+                    response
+                }
+            };
+            response.ok_or_else(|| "the model engine dropped the request".to_string())
         })
         .map_err(DebugError::Panicked)?
         .map_err(DebugError::Engine)?;
         self.requests.fetch_add(1, Ordering::Relaxed);
+        if cancel.is_cancelled() {
+            // A stopped generation's partial answer is nobody's.
+            return Err(DebugError::Cancelled);
+        }
         let completion = match response {
             Response::CompletionDone(done) => done,
             Response::CompletionModelError(message, _) => return Err(DebugError::Engine(message)),
