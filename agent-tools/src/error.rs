@@ -29,7 +29,10 @@ pub enum ToolError {
     #[error("`{tool}` runs your code, which this server does not allow; it is enabled by starting the server with --allow-run (`ndb mcp --allow-run`, `ndb tool --allow-run`)")]
     RunNotAllowed { tool: String },
     #[error("the model is not available: {0}. Tools that do not need it (list_functions, run_trace, check_prediction) keep working")]
-    Model(String),
+    Model(std::sync::Arc<ndb_inference::neural::ModelError>),
+    /// Neither a model nor running is allowed: nothing can suggest.
+    #[error("{0}; start the server with --allow-run to search by running, or give it a model")]
+    Suggest(ndb_inference::suggest::SuggestError),
     #[error(transparent)]
     Debug(#[from] DebugError),
     #[error("the request was cancelled")]
@@ -67,6 +70,7 @@ impl ToolError {
             ToolError::Session(_) => "session",
             ToolError::RunNotAllowed { .. } => "run_not_allowed",
             ToolError::Model(_) => "model",
+            ToolError::Suggest(_) => "model",
             ToolError::Debug(DebugError::Cancelled) | ToolError::Cancelled => "cancelled",
             ToolError::Debug(_) => "debugger",
             ToolError::Internal(_) => "internal",

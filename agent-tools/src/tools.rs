@@ -273,7 +273,7 @@ impl Tools {
         }
         let started = std::time::Instant::now();
         let model =
-            Arc::new(NeuralDebugger::load(spec).map_err(|e| ToolError::Model(e.to_string()))?);
+            Arc::new(NeuralDebugger::load(spec).map_err(|e| ToolError::Model(Arc::new(e)))?);
         eprintln!(
             "ndb: model loaded in {:.1} s",
             started.elapsed().as_secs_f64()
@@ -725,7 +725,7 @@ impl Tools {
         .map_err(|error| match error {
             SuggestError::Debug(error) => ToolError::Debug(error),
             SuggestError::OutputNotLiteral { .. } => ToolError::invalid(tool, error.to_string()),
-            SuggestError::NoSource => ToolError::Model(error.to_string()),
+            SuggestError::NoSource => ToolError::Suggest(error),
             other => ToolError::Source(other.to_string()),
         })?;
         let suggestions = report

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use dashmap::DashMap;
 use ndb_inference::cache::{Cache, CacheStats};
 use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
-use ndb_inference::neural::{ModelSpec, NeuralDebugger};
+use ndb_inference::neural::{ModelError, ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
 use ndb_inference::suggest::{self, SuggestError};
 use ndb_inference::tracer::TracerConfig;
@@ -107,7 +107,42 @@ pub enum Answer {
     Suggestions(Vec<Suggested>),
     /// `None`: could not be checked (the run failed or hit a limit).
     Checked(Option<bool>),
-    Failed(String),
+    Failed(Failure),
+}
+
+/// Why a question has no answer, kept typed until a handler shows it.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Failure {
+    #[error("no model: {0}")]
+    NoModel(ModelUnavailable),
+    #[error(transparent)]
+    Debug(Arc<DebugError>),
+    /// Bad input for a suggestion (no parameters, an output that is not a
+    /// literal): an answer the user reads.
+    #[error(transparent)]
+    Suggest(Arc<SuggestError>),
+    /// A bug: the work panicked; the server keeps serving.
+    #[error("internal error while answering: {0}")]
+    Internal(String),
+}
+
+/// Answers are compared (tests, the cache of the latest answer) by what
+/// they say.
+impl PartialEq for Failure {
+    fn eq(&self, other: &Failure) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+/// Why no model answers.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ModelUnavailable {
+    #[error(transparent)]
+    Load(Arc<ModelError>),
+    #[error("the model loader panicked")]
+    LoaderPanicked,
+    #[error("the server is shutting down")]
+    ShuttingDown,
 }
 
 /// The model's loading state.
@@ -116,7 +151,7 @@ pub enum ModelState {
     NotStarted,
     Loading,
     Ready(Arc<dyn Debugger>),
-    Failed(String),
+    Failed(ModelUnavailable),
 }
 
 /// What the engine tells the server.
@@ -285,8 +320,8 @@ impl Engine {
                         );
                         ModelState::Ready(Arc::new(model))
                     }
-                    Ok(Err(error)) => ModelState::Failed(error.to_string()),
-                    Err(_) => ModelState::Failed("the model loader panicked".to_string()),
+                    Ok(Err(error)) => ModelState::Failed(ModelUnavailable::Load(Arc::new(error))),
+                    Err(_) => ModelState::Failed(ModelUnavailable::LoaderPanicked),
                 };
                 engine.model.send_replace(state);
             });
@@ -296,7 +331,7 @@ impl Engine {
 
     /// Waits until the model is loaded or has failed; starts loading it
     /// when nobody has yet.
-    pub async fn model(self: &Arc<Self>) -> Result<Arc<dyn Debugger>, String> {
+    pub async fn model(self: &Arc<Self>) -> Result<Arc<dyn Debugger>, ModelUnavailable> {
         self.start_loading();
         let mut receiver = self.model.subscribe();
         loop {
@@ -306,7 +341,7 @@ impl Engine {
                 ModelState::NotStarted | ModelState::Loading => {}
             }
             if receiver.changed().await.is_err() {
-                return Err("the server is shutting down".to_string());
+                return Err(ModelUnavailable::ShuttingDown);
             }
         }
     }
@@ -464,15 +499,15 @@ impl Engine {
                 let engine = self.clone();
                 let runtime = tokio::runtime::Handle::current();
                 Arc::new(AutoDebugger::new(self.tracer(), move || {
-                    runtime.block_on(engine.model())
+                    runtime
+                        .block_on(engine.model())
+                        .map_err(|error| error.to_string())
                 }))
             }
             EngineKind::Model => match self.model().await {
                 Ok(model) => model,
                 // Not cached: the model may be configured later.
-                Err(reason) => {
-                    return Some(Arc::new(Answer::Failed(format!("no model: {reason}"))))
-                }
+                Err(reason) => return Some(Arc::new(Answer::Failed(Failure::NoModel(reason)))),
             },
         };
         let permit = self.permits.clone().acquire_owned().await.ok()?;
@@ -506,9 +541,9 @@ impl Engine {
         match result {
             Ok(Err(DebugError::Cancelled)) => None,
             Ok(Ok(answer)) => Some(Arc::new(answer)),
-            Ok(Err(error)) => Some(Arc::new(Answer::Failed(error.to_string()))),
-            Err(join_error) => Some(Arc::new(Answer::Failed(format!(
-                "internal error while answering: {join_error}"
+            Ok(Err(error)) => Some(Arc::new(Answer::Failed(Failure::Debug(Arc::new(error))))),
+            Err(join_error) => Some(Arc::new(Answer::Failed(Failure::Internal(
+                join_error.to_string(),
             )))),
         }
     }
@@ -591,7 +626,7 @@ pub fn answer_blocking(
                 Err(SuggestError::Debug(error)) => Err(error),
                 // Bad input (no parameters, an output that is no literal)
                 // is an answer the user reads, not a failure of the engine.
-                Err(other) => Ok(Answer::Failed(other.to_string())),
+                Err(other) => Ok(Answer::Failed(Failure::Suggest(Arc::new(other)))),
             }
         }
         Question::Check { expected } => Ok(Answer::Checked(ops::verify_output(

@@ -28,7 +28,7 @@ pub trait Answers {
     /// The latest answer to the same question about another source.
     fn latest(&self, key: &Key) -> Option<(u64, Arc<Answer>)>;
     /// Why no model answers will come (the model failed to load), if so.
-    fn unavailable(&self) -> Option<String>;
+    fn unavailable(&self) -> Option<crate::engine::ModelUnavailable>;
     /// The name of what answers, for tooltips.
     fn answerer(&self) -> String;
 }
@@ -547,7 +547,7 @@ pub fn hint_tooltip(view: &View, key: &Key, answers: &dyn Answers) -> Option<Str
                 text,
                 "No answer for `{}`: {}",
                 key.entry_call,
-                bounded(reason, MAX_REASON)
+                bounded(&reason.to_string(), MAX_REASON)
             );
         }
         _ => {}
@@ -719,7 +719,7 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
             let _ = writeln!(
                 markdown,
                 "**{name}**: no prediction: {}",
-                bounded(reason, MAX_REASON)
+                bounded(&reason.to_string(), MAX_REASON)
             );
         }
         Some(answer @ Answer::State(state)) => match value_of(answer) {

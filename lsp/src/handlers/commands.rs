@@ -209,7 +209,7 @@ async fn predict(
         },
         Answer::Failed(reason) => lsp_ext::PredictResult::Failed {
             entry_call: call,
-            error: reason.clone(),
+            error: reason.to_string(),
         },
         _ => lsp_ext::PredictResult::Unanswered { entry_call: call },
     })
@@ -252,7 +252,7 @@ async fn suggest_inputs(
             return Ok(lsp_ext::SuggestInputsResult {
                 function: function.name,
                 suggestions: Vec::new(),
-                error: Some(reason.clone()),
+                error: Some(reason.to_string()),
                 inserted: None,
             });
         }
@@ -617,7 +617,7 @@ async fn check_by_running(
     let predicted = ask(server, snapshot, predicted_key).await?;
     let describe = |answer: &Answer| match answer {
         Answer::Output { value, raised, .. } => (value.clone(), *raised, None),
-        Answer::Failed(reason) => (None, false, Some(reason.clone())),
+        Answer::Failed(reason) => (None, false, Some(reason.to_string())),
         _ => (None, false, None),
     };
     let (real_value, real_raised, real_error) = describe(&real);

@@ -13,7 +13,7 @@ pub mod sync;
 
 use std::sync::Arc;
 
-use crate::engine::{Answer, Engine, Key, ModelState};
+use crate::engine::{Answer, Engine, Key, ModelState, ModelUnavailable};
 use crate::ide::Answers;
 
 /// The engine's cache as the pure layer's [`Answers`].
@@ -28,7 +28,7 @@ impl Answers for EngineAnswers<'_> {
         self.0.latest(key)
     }
 
-    fn unavailable(&self) -> Option<String> {
+    fn unavailable(&self) -> Option<ModelUnavailable> {
         match self.0.model_state() {
             ModelState::Failed(reason) => Some(reason),
             _ => None,

@@ -144,7 +144,7 @@ impl ComputedAnswers {
                 match answer_blocking(debugger, &self.tracer, key, &self.source, 4, &Cancel::new())
                 {
                     Ok(answer) => answer,
-                    Err(error) => Answer::Failed(error.to_string()),
+                    Err(error) => Answer::Failed(ndb_lsp::engine::Failure::Debug(Arc::new(error))),
                 };
             self.answers
                 .lock()
@@ -163,7 +163,7 @@ impl Answers for ComputedAnswers {
         None
     }
 
-    fn unavailable(&self) -> Option<String> {
+    fn unavailable(&self) -> Option<ndb_lsp::engine::ModelUnavailable> {
         None
     }
 
