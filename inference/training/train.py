@@ -95,6 +95,9 @@ def parse_args(argv=None):
                         help="stop this invocation after M minutes (checkpointed; run again to go on)")
     parser.add_argument("--session-steps", type=int, default=None,
                         help="stop this invocation after N steps (checkpointed; run again to go on)")
+    parser.add_argument("--export-adapter", metavar="DIR",
+                        help="when this invocation stops before the run's end, also write the "
+                             "current adapter to DIR (as OUT/best/ holds the best one)")
     parser.add_argument("--adopt-data", action="store_true",
                         help="resume a checkpoint made on other data (its digest differs): go on from "
                              "its step and data position; the log records the change")
@@ -474,6 +477,12 @@ def main(argv=None):
         dist.barrier()
     save_checkpoint()
     if interrupted:
+        if dist.main and options.export_adapter and options.init == "smollm2" and options.lora:
+            # The adapter as it stands now, to be tried before the run ends.
+            write_adapter(options.export_adapter, options, model, base_vocab,
+                          training_summary(options, state, None))
+            print("train: wrote the step-%d adapter to %s" % (state["step"], options.export_adapter),
+                  file=sys.stderr)
         if dist.main:
             plot.plot_log(log_path, os.path.join(options.out, "loss.png"))
             why = "signal %d" % stop["signal"] if stop["signal"] is not None else "the session's budget"
