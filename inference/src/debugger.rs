@@ -225,7 +225,11 @@ pub enum DebugError {
     #[error("the real tracer needs an entry call such as `f(1, 2)`; this session has none")]
     NoEntryCall,
     #[error("the entry call cannot be bound without running code: {0}")]
-    Entry(String),
+    Entry(#[source] TracerError),
+    #[error("no function starts at line {line} of the source")]
+    NoFunctionAt { line: u32 },
+    #[error("no function `{name}` in the source")]
+    NoFunction { name: String },
     #[error("the model's answer does not parse ({errors}); nothing was guessed. Answer: {text:?}")]
     Malformed { text: String, errors: String },
     #[error("the model's answer was cut off after {tokens} tokens; nothing was guessed. Partial answer: {text:?}")]

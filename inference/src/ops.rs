@@ -98,9 +98,7 @@ fn entry_function(source: &str, start: &State) -> Result<(Vec<FunctionSpan>, usi
         .iter()
         .position(|span| span.first_line == line)
         .or_else(|| def_name(&start.text.src).and_then(|name| find_function(&spans, name)))
-        .ok_or_else(|| {
-            DebugError::Entry(format!("no function starts at line {line} of the source"))
-        })?;
+        .ok_or(DebugError::NoFunctionAt { line })?;
     Ok((spans, index))
 }
 
@@ -257,8 +255,9 @@ pub fn suggest_inputs(
     cancel: &Cancel,
 ) -> Result<Vec<Suggestion>, DebugError> {
     let spans = function_spans(source);
-    let index = find_function(&spans, function)
-        .ok_or_else(|| DebugError::Entry(format!("no function `{function}` in the source")))?;
+    let index = find_function(&spans, function).ok_or_else(|| DebugError::NoFunction {
+        name: function.to_string(),
+    })?;
     let k = k.max(1);
     let line = return_line(source, &spans, index);
     let return_text = source_lines(source).nth(line as usize - 1).unwrap_or("");

@@ -975,7 +975,7 @@ impl Debugger for NeuralDebugger {
             return Err(DebugError::Cancelled);
         }
         let binding = crate::entry::bind_entry_call(source, entry_call, &self.spec.tracer)
-            .map_err(|error| DebugError::Entry(error.to_string()))?;
+            .map_err(DebugError::Entry)?;
         Ok(State {
             text: TextState {
                 event: TextEvent::Call,

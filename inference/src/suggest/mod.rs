@@ -245,16 +245,6 @@ pub enum SuggestError {
     Debug(#[from] DebugError),
 }
 
-impl SuggestError {
-    /// The error as a [`DebugError`], for front ends that report those.
-    pub fn into_debug_error(self) -> DebugError {
-        match self {
-            SuggestError::Debug(error) => error,
-            other => DebugError::Entry(other.to_string()),
-        }
-    }
-}
-
 /// A candidate on its way through the search.
 #[derive(Clone, Debug)]
 struct Candidate {
