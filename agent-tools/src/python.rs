@@ -91,7 +91,8 @@ impl PythonFile {
     }
 
     /// Every function and method, in source order; top-level functions with
-    /// the entry calls that call them by name.
+    /// their entry calls (for a module-level function the shared reader
+    /// keeps only calls of it by name).
     pub fn functions(&self) -> Vec<Function> {
         let text = self.0.text();
         let analysis = self.0.analysis();
@@ -111,9 +112,6 @@ impl PythonFile {
                                 line: entry.line? as u32 + 1,
                                 call: entry.call,
                             })
-                        })
-                        .filter(|entry| {
-                            callee_of(&entry.call).is_ok_and(|callee| callee == function.name)
                         })
                         .take(MAX_ENTRY_CALLS)
                         .collect()

@@ -12,6 +12,8 @@
 
 use std::collections::HashMap;
 
+use tree_sitter::{Node, Tree};
+
 use super::parser;
 use super::syntax::{is_evaluable, Analysis, Function, FunctionKind};
 
@@ -212,33 +214,9 @@ fn calls_function(callee: &str, is_attribute: bool, text: &str, function: &Funct
 
 /// Whether `call` (an `# ndb:` comment's text) is one call of `function`.
 fn calls_of(call: &str, function: &Function) -> bool {
-    let Some(tree) = parser().parse(call, None) else {
-        return false;
-    };
-    let root = tree.root_node();
-    let expression = root
-        .named_child(0)
-        .filter(|statement| {
-            !root.has_error()
-                && root.named_child_count() == 1
-                && statement.kind() == "expression_statement"
-        })
-        .and_then(|statement| statement.named_child(0))
-        .filter(|expression| expression.kind() == "call");
-    let Some(callee_node) = expression.and_then(|call| call.child_by_field_name("function")) else {
-        return false;
-    };
-    let (callee, is_attribute) = match callee_node.kind() {
-        "identifier" => (callee_node, false),
-        "attribute" => match callee_node.child_by_field_name("attribute") {
-            Some(attribute) => (attribute, true),
-            None => return false,
-        },
-        _ => return false,
-    };
-    callee
-        .utf8_text(call.as_bytes())
-        .is_ok_and(|callee| calls_function(callee, is_attribute, call, function))
+    parser().parse(call, None).is_some_and(|tree| {
+        lone_call(&tree, false).is_some_and(|node| is_call_of(node, call, function))
+    })
 }
 
 /// The entry call of a doctest example, when the example is a call of the
@@ -246,6 +224,21 @@ fn calls_of(call: &str, function: &Function) -> bool {
 /// evaluate.
 fn doctest_call(source: &str, function: &Function, analysis: &Analysis) -> Option<String> {
     let tree = parser().parse(source, None)?;
+    let expression = lone_call(&tree, true)?;
+    if !is_call_of(expression, source, function) {
+        return None;
+    }
+    is_evaluable(expression, source.as_bytes(), &|name| {
+        analysis.is_module_name(name)
+    })
+    .then(|| expression.utf8_text(source.as_bytes()).ok())
+    .flatten()
+    .map(str::to_string)
+}
+
+/// The call a one-statement text consists of (with `assigned`, also the
+/// right side of `y = f(3)`).
+fn lone_call(tree: &Tree, assigned: bool) -> Option<Node<'_>> {
     let root = tree.root_node();
     if root.has_error() || root.named_child_count() != 1 {
         return None;
@@ -255,30 +248,24 @@ fn doctest_call(source: &str, function: &Function, analysis: &Analysis) -> Optio
         return None;
     }
     let mut expression = statement.named_child(0)?;
-    if expression.kind() == "assignment" {
+    if assigned && expression.kind() == "assignment" {
         expression = expression.child_by_field_name("right")?;
     }
-    if expression.kind() != "call" {
-        return None;
-    }
-    let callee_node = expression.child_by_field_name("function")?;
-    let (callee, is_attribute) = match callee_node.kind() {
-        "identifier" => (callee_node.utf8_text(source.as_bytes()).ok()?, false),
-        "attribute" => (
-            callee_node
-                .child_by_field_name("attribute")?
-                .utf8_text(source.as_bytes())
-                .ok()?,
-            true,
-        ),
-        _ => return None,
+    (expression.kind() == "call").then_some(expression)
+}
+
+/// Whether the call node `call` (in `source`) starts `function`.
+fn is_call_of(call: Node, source: &str, function: &Function) -> bool {
+    let Some(callee_node) = call.child_by_field_name("function") else {
+        return false;
     };
-    let text = expression.utf8_text(source.as_bytes()).ok()?;
-    if !calls_function(callee, is_attribute, text, function) {
-        return None;
-    }
-    is_evaluable(expression, source.as_bytes(), &|name| {
-        analysis.is_module_name(name)
-    })
-    .then(|| text.to_string())
+    let (callee, is_attribute) = match callee_node.kind() {
+        "identifier" => (Some(callee_node), false),
+        "attribute" => (callee_node.child_by_field_name("attribute"), true),
+        _ => (None, false),
+    };
+    let text = call.utf8_text(source.as_bytes()).unwrap_or("");
+    callee
+        .and_then(|callee| callee.utf8_text(source.as_bytes()).ok())
+        .is_some_and(|callee| calls_function(callee, is_attribute, text, function))
 }
