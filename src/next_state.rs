@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use ndb_grammar::text::{normalize_state, parse_trajectory};
+use ndb_grammar::text::{normalize_state, parse_trajectory, print_state};
 use ndb_grammar::{TextEvent, TextState, TextTrajectory};
 use ndb_inference::debugger::Cancel;
 use ndb_inference::neural::NeuralDebugger;
@@ -243,6 +243,14 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
             reliability.push((confidence.unwrap_or(0.0), exact));
             if let Err(error) = &answer {
                 line["error"] = json!(error.to_string());
+            }
+            // A wrong answer is shown beside the recorded state, as the
+            // text language writes them (full locals, no deltas).
+            if !exact {
+                if let Some(predicted) = &predicted {
+                    line["predicted"] = json!(print_state(predicted, None));
+                }
+                line["truth"] = json!(print_state(&truth, None));
             }
             writeln!(out, "{line}")?;
             out.flush()?;

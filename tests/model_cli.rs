@@ -373,19 +373,21 @@ fn next_state_eval_agrees_with_the_training_scorer() {
         rust.iter().map(key).collect::<Vec<_>>(),
         python.iter().map(key).collect::<Vec<_>>()
     );
-    // Near-ties can fall either way between two float32 implementations,
-    // and an unsure model has more of them (2 of 20 states for the step-600
-    // default: a `}` against a `,` after a local, and the first token of a
-    // breakpoint answer at confidence 0.15); a difference in what the model
-    // is asked (prompt, grammar, tokens) makes most states disagree.
-    let disagreements = rust
+    // The same prompt, grammar and tokens give the same greedy answer; only
+    // a near-tie between two float32 implementations may fall the other
+    // way. (Before the parser kept a state's indentation, the answers read
+    // back lost it and every later prompt differed from training: 2 of 20
+    // states for the step-600 default, 6 of 20 for a later adapter; 0 of 20
+    // for both since.)
+    let disagreements: Vec<_> = rust
         .iter()
         .zip(&python)
-        .filter(|(r, p)| p["exact"] == true && r["exact"] != true)
-        .count();
+        .filter(|(r, p)| (p["exact"] == true) != (r["exact"] == true))
+        .collect();
     assert!(
-        disagreements <= 1.max(rust.len() / 10),
-        "{disagreements} states teacher-forced exact but not through ndb: {rust:?} vs {python:?}"
+        disagreements.len() <= 1,
+        "{} states scored differently through ndb and teacher-forced: {disagreements:?}",
+        disagreements.len()
     );
     let summary: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(

@@ -76,12 +76,17 @@
 //!
 //! # Source text of states
 //!
-//! The printer writes `src` as given, indentation included, because the model
-//! sees source lines as they are in the file. Since whitespace between parts
-//! is not significant, the parser cannot tell indentation from layout, so it
-//! returns `src` trimmed of surrounding whitespace: [`normalize_src`]. Round
-//! trips therefore hold up to [`normalize_trajectory`]. A `src` must be one
-//! line: the parser reports source text containing a line break.
+//! The printer writes a state's `src` as given, indentation included,
+//! because the model sees source lines as they are in the file. The parser
+//! gives it back as written, indentation included (only trailing whitespace
+//! and a leading line break are layout), so that a parsed trajectory, or a
+//! model's answer, printed again into a prompt is the text the model was
+//! trained on: a prompt with the indentation stripped from earlier states is
+//! a different text, and the trained model answers it far worse.
+//! Comparisons use [`normalize_src`] (trimmed), under which round trips hold
+//! ([`normalize_trajectory`]). A breakpoint's text is written and parsed
+//! trimmed. A `src` must be one line: the parser reports source text
+//! containing a line break.
 //!
 //! # What the text cannot carry
 //!

@@ -180,7 +180,7 @@ impl<'a> Pieces<'a> {
     }
 }
 
-/// Source text after a `<|src_sep|>` or `<|breakpoint|>`: trimmed, one line.
+/// Source text after a `<|breakpoint|>`: trimmed, one line.
 pub(super) fn parse_src(text: &str, offset: usize) -> Result<String, ParseError> {
     let trimmed = text.trim();
     if let Some(at) = trimmed.find(['\n', '\r']) {
@@ -191,6 +191,26 @@ pub(super) fn parse_src(text: &str, offset: usize) -> Result<String, ParseError>
         ));
     }
     Ok(trimmed.to_string())
+}
+
+/// Source text after a state's `<|src_sep|>`: one line as written, its
+/// indentation included (the printer writes the file's line, and a prompt
+/// must give it back the same way), without trailing whitespace or a
+/// leading line break (layout).
+pub(super) fn parse_state_src(text: &str, offset: usize) -> Result<String, ParseError> {
+    let end_trimmed = text.trim_end();
+    let leading = end_trimmed.len() - end_trimmed.trim_start().len();
+    let start = end_trimmed[..leading]
+        .rfind(['\n', '\r'])
+        .map_or(0, |at| at + 1);
+    let src = &end_trimmed[start..];
+    if let Some(at) = src.find(['\n', '\r']) {
+        return Err(ParseError::new(
+            offset + start + at,
+            "source text spans more than one line (a `<|...|>` separator is missing?)",
+        ));
+    }
+    Ok(src.to_string())
 }
 
 // ---------------------------------------------------------------------------
@@ -239,7 +259,7 @@ pub(super) fn parse_state_pieces(
         let (text, offset, next) = view.text_at(index);
         index = next;
         if field == SRC_SEP {
-            state.src = parse_src(text, offset)?;
+            state.src = parse_state_src(text, offset)?;
             continue;
         }
         match payload {

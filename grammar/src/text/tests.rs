@@ -30,7 +30,14 @@ fn round_trip_state(state: &TextState) {
     let (parsed, delta, errors) = parse_state(&printed, None);
     assert_eq!(errors, vec![], "{printed}");
     assert!(!delta);
-    assert_eq!(parsed, Some(normalize_state(state)), "{printed}");
+    let parsed = parsed.unwrap();
+    assert_eq!(
+        normalize_state(&parsed),
+        normalize_state(state),
+        "{printed}"
+    );
+    // The source line comes back as written, indentation included.
+    assert_eq!(print_state(&parsed, None), printed);
 }
 
 #[test]
@@ -436,8 +443,11 @@ fn trajectories_round_trip() {
     assert!(printed.ends_with("<|exit_normal|><|trace_end|>"));
     let (parsed, errors) = parse_trajectory(&printed);
     assert_eq!(errors, vec![]);
-    assert_eq!(parsed, normalize_trajectory(&t));
+    assert_eq!(normalize_trajectory(&parsed), normalize_trajectory(&t));
     assert!(parsed.steps[0].delta && parsed.steps[1].delta);
+    // Printed again it is the same text, byte for byte: a parsed record
+    // asked again as a prompt is what the model was trained on.
+    assert_eq!(print_trajectory(&parsed), printed);
 
     // Whitespace between parts is not significant.
     let spaced = printed
@@ -546,7 +556,13 @@ fn parse_state_ignores_what_follows_the_state() {
     assert!(!delta);
     assert_eq!(
         parsed,
-        Some(state(TextEvent::Return, false, "return n", &[], Some("5")))
+        Some(state(
+            TextEvent::Return,
+            false,
+            "  return n",
+            &[],
+            Some("5")
+        ))
     );
     let (parsed, _, errors) = parse_state("<|exit_never|><|frame_sep|>x", None);
     assert_eq!(errors, vec![]);

@@ -140,7 +140,7 @@ pub(crate) fn vote(
             continue;
         }
         let (state, _, errors) = parse_state(&sample.text, previous_locals);
-        let Some(state) = state else {
+        let Some(written) = state else {
             rejected.push(Rejected::Malformed {
                 text: sample.text.clone(),
                 errors: errors
@@ -151,8 +151,15 @@ pub(crate) fn vote(
             });
             continue;
         };
-        let state = normalize_state(&state);
+        // Samples are grouped by their normal form, but the state keeps
+        // its source line as the model wrote it (the file's line, with its
+        // indentation, by the grammar): the next prompt prints it again, and
+        // must print what the model was trained to read.
+        let mut state = normalize_state(&written);
         let key = print_state(&state, None);
+        if !state.src.is_empty() {
+            state.src = written.src;
+        }
         match candidates.iter_mut().find(|(existing, _)| *existing == key) {
             Some((_, candidate)) => {
                 // A running mean over the samples that agree.

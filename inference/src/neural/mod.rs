@@ -701,6 +701,8 @@ impl NeuralDebugger {
             }
         };
         let model = &self.model;
+        // NDB_LOG_PROMPTS=1: every prompt and its answer's tokens on stderr.
+        let logged_prompt = std::env::var_os("NDB_LOG_PROMPTS").map(|_| prompt.clone());
         let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
         let started = Instant::now();
         let in_flight = &self.in_flight;
@@ -805,6 +807,14 @@ impl NeuralDebugger {
                 let log10_probabilities: Vec<f32> = content
                     .map(|content| content.iter().map(|l| l.logprob).collect())
                     .unwrap_or_default();
+                if let Some(prompt) = &logged_prompt {
+                    // One line each, for diffing against training's text.
+                    eprintln!("ndb: prompt {prompt:?}");
+                    eprintln!(
+                        "ndb: answer tokens (log10 p) {:?}",
+                        pieces.iter().zip(&log10_probabilities).collect::<Vec<_>>()
+                    );
+                }
                 let text = if pieces.is_empty() {
                     choice.text.clone()
                 } else {

@@ -36,7 +36,9 @@ pub(crate) fn prompt(session: &Session, action: Action, skip: usize, demonstrate
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::debugger::{run_actions, Cancel, TracerDebugger};
+    use crate::debugger::{run_actions, Cancel, State, Step, TracerDebugger};
+    use crate::neural::decode::{vote, Sample};
+    use ndb_grammar::TextEvent;
 
     /// The demonstration is what the real tracer records, nothing made up.
     #[test]
@@ -56,5 +58,56 @@ mod tests {
             let session = run_actions(&tracer, source, call, &actions, &Cancel::new()).unwrap();
             assert_eq!(session.to_text(), recorded.trim_start_matches('\n'));
         }
+    }
+
+    /// A session of the model's own answers is asked as training printed
+    /// the same run: each answer (the recorded state as the printer wrote
+    /// it, source lines indented as in the file), read back by the vote and
+    /// printed into the next prompt, is the recording's text again. (Read
+    /// back trimmed, every prompt after the first step was a text the model
+    /// had never seen, and it answered those far worse.)
+    #[test]
+    fn answers_read_back_are_asked_again_as_training_printed_them() {
+        let source = include_str!("demo/count_words.py");
+        let tracer = TracerDebugger::new(Default::default());
+        let actions =
+            Action::parse_list("step_over,step_over,step_over,step_into,step_return").unwrap();
+        let call = "count_words('a b a', 'a')";
+        let recorded = run_actions(&tracer, source, call, &actions, &Cancel::new()).unwrap();
+        let printed = recorded.to_text();
+        let mut session = Session {
+            steps: Vec::new(),
+            ..recorded.clone()
+        };
+        for step in &recorded.steps {
+            let asked = prompt(&session, step.action, 0, false);
+            assert!(printed.starts_with(&asked), "{asked}");
+            let rest = &printed[asked.len()..];
+            let answer = &rest[..rest.find("<|action_sep|>").unwrap_or(rest.len())];
+            let answer = answer.trim_end_matches("<|trace_end|>");
+            let previous = &session.current().text;
+            let previous_locals = matches!(
+                previous.event,
+                TextEvent::Call | TextEvent::Line | TextEvent::LineCall
+            )
+            .then_some(&previous.locals);
+            let sample = Sample {
+                text: answer.to_string(),
+                cut_off: false,
+                tokens: 1,
+                probability: None,
+            };
+            let (candidates, rejected) = vote(&[sample], previous_locals);
+            assert!(rejected.is_empty(), "{answer}");
+            session.steps.push(Step {
+                action: step.action,
+                state: State {
+                    text: candidates[0].state.clone(),
+                    ..step.state.clone()
+                },
+            });
+        }
+        assert!(printed.contains("<|src_sep|>    count = 0"), "{printed}");
+        assert_eq!(session.to_text(), printed);
     }
 }
