@@ -31,6 +31,17 @@ pub enum DataCommand {
         #[arg(required = true)]
         parts: Vec<PathBuf>,
     },
+    /// Print the Lark grammar that constrains the model's next state for a
+    /// source file (llguidance's syntax, special tokens as token
+    /// references), as `ndb predict` sends it: for grammar work and for
+    /// `inference/training/forced_tokens.py`.
+    Grammar {
+        /// The Python file whose lines a state may name.
+        source: PathBuf,
+        /// The grammar of an inverse state (inv_step_* actions).
+        #[arg(long)]
+        inverse: bool,
+    },
     /// Write generated programs as JSON lines (`{"id", "source", "calls",
     /// "family"}`) on stdout, without running them.
     Programs {
@@ -101,6 +112,13 @@ pub fn run(command: DataCommand, out: &mut impl Write) -> Result<()> {
             Ok(())
         }
         DataCommand::Generate(args) => generate(args, out),
+        DataCommand::Grammar { source, inverse } => {
+            let text = std::fs::read_to_string(&source)
+                .with_context(|| format!("cannot read {}", source.display()))?;
+            let grammar = ndb_grammar::lark::state_grammar(Some(&text), inverse);
+            out.write_all(grammar.as_bytes())?;
+            Ok(())
+        }
         DataCommand::Merge { out: folder, parts } => {
             let report = data::merge(&parts, &folder)?;
             eprintln!(
