@@ -435,7 +435,7 @@ fn trajectory() -> BoxedStrategy<TextTrajectory> {
 
 /// What parsing a printed trajectory gives back: its normal form
 /// ([`normalize_trajectory`]), except that a state's source text stays as
-/// written, indentation included, less trailing whitespace.
+/// written (indentation and trailing spaces included).
 fn read_back(t: &TextTrajectory) -> TextTrajectory {
     let mut normal = normalize_trajectory(t);
     let written = std::iter::once(&t.start).chain(t.steps.iter().map(|step| &step.state));
@@ -443,7 +443,7 @@ fn read_back(t: &TextTrajectory) -> TextTrajectory {
         .chain(normal.steps.iter_mut().map(|step| &mut step.state));
     for (read, written) in read.zip(written) {
         if !read.src.is_empty() {
-            read.src = written.src.trim_end().to_string();
+            read.src = written.src.clone();
         }
     }
     normal

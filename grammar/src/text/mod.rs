@@ -78,8 +78,8 @@
 //!
 //! The printer writes a state's `src` as given, indentation included,
 //! because the model sees source lines as they are in the file. The parser
-//! gives it back as written, indentation included (only trailing whitespace
-//! and a leading line break are layout), so that a parsed trajectory, or a
+//! gives it back as written, indentation and trailing spaces included (only
+//! a line break before or after it is layout), so that a parsed trajectory, or a
 //! model's answer, printed again into a prompt is the text the model was
 //! trained on: a prompt with the indentation stripped from earlier states is
 //! a different text, and the trained model answers it far worse.

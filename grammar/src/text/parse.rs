@@ -193,17 +193,22 @@ pub(super) fn parse_src(text: &str, offset: usize) -> Result<String, ParseError>
     Ok(trimmed.to_string())
 }
 
-/// Source text after a state's `<|src_sep|>`: one line as written, its
-/// indentation included (the printer writes the file's line, and a prompt
-/// must give it back the same way), without trailing whitespace or a
-/// leading line break (layout).
+/// Source text after a state's `<|src_sep|>`: one line exactly as written,
+/// indentation and trailing spaces included (the printer writes the file's
+/// line, and a prompt must give it back the same way). Only a line break
+/// and what surrounds it before or after the text are layout; text that is
+/// all whitespace is no text.
 pub(super) fn parse_state_src(text: &str, offset: usize) -> Result<String, ParseError> {
-    let end_trimmed = text.trim_end();
-    let leading = end_trimmed.len() - end_trimmed.trim_start().len();
-    let start = end_trimmed[..leading]
-        .rfind(['\n', '\r'])
-        .map_or(0, |at| at + 1);
-    let src = &end_trimmed[start..];
+    if text.trim().is_empty() {
+        return Ok(String::new());
+    }
+    let leading = text.len() - text.trim_start().len();
+    let start = text[..leading].rfind(['\n', '\r']).map_or(0, |at| at + 1);
+    let content_end = text.trim_end().len();
+    let end = text[content_end..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |at| content_end + at);
+    let src = &text[start..end];
     if let Some(at) = src.find(['\n', '\r']) {
         return Err(ParseError::new(
             offset + start + at,

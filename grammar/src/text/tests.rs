@@ -559,7 +559,7 @@ fn parse_state_ignores_what_follows_the_state() {
         Some(state(
             TextEvent::Return,
             false,
-            "  return n",
+            "  return n  ",
             &[],
             Some("5")
         ))
