@@ -316,6 +316,12 @@ fn has_locals(state: &TextState) -> bool {
     Shape::of(state.event, state.inverse).payload == Some(Payload::Locals)
 }
 
+/// The locals a delta state written after `state` applies to: its own when
+/// it carries locals (a call, line or line-call state), else none.
+pub fn delta_base(state: &TextState) -> Option<&Locals> {
+    has_locals(state).then_some(&state.locals)
+}
+
 // ---------------------------------------------------------------------------
 // Normal forms.
 

@@ -450,7 +450,7 @@ pub fn parse_trajectory(text: &str) -> (TextTrajectory, Vec<ParseError>) {
         let state = parse_state_pieces(frame.sub(0, state_end), previous_locals.as_ref());
         match state {
             Ok((state, delta)) => {
-                previous_locals = has_locals(&state).then(|| state.locals.clone());
+                previous_locals = delta_base(&state).cloned();
                 if number == 0 {
                     trajectory.start = state;
                 } else if let Some(action) = pending_action.take() {

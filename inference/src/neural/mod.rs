@@ -39,7 +39,7 @@ use mistralrs::{
     RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder, TokenSource,
 };
 use ndb_grammar::locate::Locator;
-use ndb_grammar::text::{prompt_prefix, SPECIAL_TOKENS};
+use ndb_grammar::text::{delta_base, prompt_prefix, SPECIAL_TOKENS};
 use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
 use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
@@ -878,11 +878,7 @@ impl NeuralDebugger {
         }
         let grammar = self.grammar(source, grammar_inverse);
         let samples = self.generate(prompt, grammar, k, cancel)?;
-        let previous_locals = match previous.event {
-            TextEvent::Call | TextEvent::Line | TextEvent::LineCall => Some(&previous.locals),
-            _ => None,
-        };
-        let (candidates, rejected) = vote(&samples, previous_locals);
+        let (candidates, rejected) = vote(&samples, delta_base(previous));
         if candidates.is_empty() {
             return Err(match rejected.into_iter().next() {
                 Some(Rejected::CutOff { text, tokens }) => DebugError::CutOff { text, tokens },

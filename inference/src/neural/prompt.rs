@@ -38,7 +38,7 @@ mod tests {
     use super::*;
     use crate::debugger::{run_actions, Cancel, State, Step, TracerDebugger};
     use crate::neural::decode::{vote, Sample};
-    use ndb_grammar::TextEvent;
+    use ndb_grammar::text::delta_base;
 
     /// The demonstration is what the real tracer records, nothing made up.
     #[test]
@@ -85,19 +85,13 @@ mod tests {
             let rest = &printed[asked.len()..];
             let answer = &rest[..rest.find("<|action_sep|>").unwrap_or(rest.len())];
             let answer = answer.trim_end_matches("<|trace_end|>");
-            let previous = &session.current().text;
-            let previous_locals = matches!(
-                previous.event,
-                TextEvent::Call | TextEvent::Line | TextEvent::LineCall
-            )
-            .then_some(&previous.locals);
             let sample = Sample {
                 text: answer.to_string(),
                 cut_off: false,
                 tokens: 1,
                 probability: None,
             };
-            let (candidates, rejected) = vote(&[sample], previous_locals);
+            let (candidates, rejected) = vote(&[sample], delta_base(&session.current().text));
             assert!(rejected.is_empty(), "{answer}");
             session.steps.push(Step {
                 action: step.action,
