@@ -363,3 +363,32 @@ fn no_arguments_and_an_output_that_is_no_literal_are_clear_errors() {
     assert!(stderr.contains("is not a Python literal"), "{stderr}");
     assert!(stderr.contains("`hello` is a name"), "{stderr}");
 }
+
+#[test]
+fn an_output_the_function_makes_by_a_common_transformation_is_undone() {
+    // A count of characters: the text is the count's keys repeated; a swap
+    // of case: what the output itself gives back. Both within a few runs.
+    for (name, source, output, origin) in [
+        (
+            "counts",
+            "def f(s):\n    counts = {}\n    for ch in s:\n        counts[ch] = counts.get(ch, 0) + 1\n    return counts\n",
+            "{'x': 2, 'y': 1}",
+            "derived",
+        ),
+        (
+            "swapcase",
+            "def f(s):\n    if s.isupper():\n        return s.lower()\n    return s.swapcase()\n",
+            "'aBc De'",
+            "returned",
+        ),
+    ] {
+        let (output_of_run, _) = suggest_search_only(name, source, output, "30");
+        let stderr = String::from_utf8_lossy(&output_of_run.stderr);
+        assert!(output_of_run.status.success(), "{name}: {stderr}");
+        let suggestions = lines(&output_of_run);
+        let first = suggestions.first().unwrap_or_else(|| panic!("{name}: nothing suggested"));
+        assert_eq!(first["verified"], Value::Bool(true), "{name}: {first}");
+        assert_eq!(first["origin"], Value::from(origin), "{name}: {first}");
+        assert!(first["from"].as_str().is_some_and(|from| !from.is_empty()), "{name}: {first}");
+    }
+}

@@ -152,7 +152,8 @@ pub struct SuggestionOut {
     /// one the model predicts when none was asked for.
     pub output: Option<String>,
     /// Where it came from: `model`, `doctest`, `call`, `entry_call`,
-    /// `output`, `generated` (the output, literals, fillers), `edit`,
+    /// `output`, `derived` (the output with a common transformation
+    /// undone), `generated` (the output, literals, fillers), `edit`,
     /// `returned`.
     pub origin: String,
     /// The same for people, such as `edit of 'ab'`.

@@ -58,6 +58,9 @@ pub enum Origin {
     /// Values taken from the wanted output and the function's literals, and
     /// fillers (`''`, `[]`, `0`, ...), by the parameters' types.
     Generated,
+    /// The output with a common transformation undone (how: `reversed`,
+    /// `joined with ','`, `each key repeated by its count`).
+    Derived(String),
     /// An edit of an earlier candidate (its argument text).
     Edit(String),
     /// What an earlier candidate's run returned, fed back as the input.
@@ -74,6 +77,7 @@ impl Origin {
             Origin::EntryCall(kind) => format!("entry call ({kind})"),
             Origin::Output => "the output".into(),
             Origin::Generated => "output, literals and fillers".into(),
+            Origin::Derived(how) => format!("the output, {how}"),
             Origin::Edit(of) => format!("edit of {}", bounded(of, 60)),
             Origin::Returned(of) => format!("what {} returned", bounded(of, 60)),
         }
@@ -89,6 +93,7 @@ impl Origin {
             Origin::EntryCall(_) => "entry_call",
             Origin::Output => "output",
             Origin::Generated => "generated",
+            Origin::Derived(_) => "derived",
             Origin::Edit(_) => "edit",
             Origin::Returned(_) => "returned",
         }
@@ -392,12 +397,23 @@ pub fn suggest(
                 let hints = source::type_hints(source, span, &positional);
                 let literals = source::literals(source, span);
                 if let Some(wanted) = &wanted {
-                    for arguments in initial_candidates(wanted, arity, &hints, &literals) {
-                        let origin = if arguments.iter().all(|a| a == wanted) {
-                            Origin::Output
-                        } else {
-                            Origin::Generated
-                        };
+                    let initial = initial_candidates(wanted, arity, &hints, &literals);
+                    let derived = initial
+                        .first()
+                        .map(|base| derived_candidates(wanted, base, &hints, &literals))
+                        .unwrap_or_default();
+                    // The output as it is, then the output with a common
+                    // transformation undone, then the rest of the pools.
+                    let mut initial = initial.into_iter();
+                    for arguments in initial.by_ref().take(1) {
+                        let origin = first_round_origin(wanted, &arguments);
+                        search.push_values(arguments, origin);
+                    }
+                    for (arguments, how) in derived {
+                        search.push_values(arguments, Origin::Derived(how));
+                    }
+                    for arguments in initial {
+                        let origin = first_round_origin(wanted, &arguments);
                         search.push_values(arguments, origin);
                     }
                     ingredients = Some(Ingredients::new(wanted, &literals));
@@ -797,6 +813,71 @@ fn initial_candidates(
         .collect()
 }
 
+/// Most candidates of the first round that undo a transformation.
+const MAX_DERIVED: usize = 12;
+
+/// `Output` when every argument is the output itself, else `Generated`.
+fn first_round_origin(wanted: &Value, arguments: &[Value]) -> Origin {
+    if arguments.iter().all(|a| a == wanted) {
+        Origin::Output
+    } else {
+        Origin::Generated
+    }
+}
+
+/// The output with common transformations undone ([`value::inverses`]), put
+/// in each argument its type hints allow (the first when nothing is
+/// known), the other arguments as in `base`; the first argument's first.
+fn derived_candidates(
+    wanted: &Value,
+    base: &[Value],
+    hints: &[Vec<Kind>],
+    literals: &[Value],
+) -> Vec<(Vec<Value>, String)> {
+    let separators: Vec<String> = literals
+        .iter()
+        .filter_map(|literal| match literal {
+            Value::Str(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    let inverses = value::inverses(wanted, &separators);
+    let nothing_known = hints.iter().all(Vec::is_empty);
+    let mut per_position: Vec<Vec<(Vec<Value>, String)>> = Vec::new();
+    for position in 0..base.len() {
+        let kinds = hints.get(position).cloned().unwrap_or_default();
+        let allows = |kind: Kind| {
+            if kinds.is_empty() {
+                nothing_known && position == 0
+            } else {
+                kinds.contains(&kind) || (kind == Kind::Tuple && kinds.contains(&Kind::List))
+            }
+        };
+        per_position.push(
+            inverses
+                .iter()
+                .filter(|(value, _)| allows(value.kind()))
+                .map(|(value, how)| {
+                    let mut arguments = base.to_vec();
+                    arguments[position] = value.clone();
+                    (arguments, how.clone())
+                })
+                .collect(),
+        );
+    }
+    let mut out = Vec::new();
+    let longest = per_position.iter().map(Vec::len).max().unwrap_or(0);
+    for step in 0..longest {
+        for candidates in &per_position {
+            if let Some(candidate) = candidates.get(step) {
+                out.push(candidate.clone());
+            }
+        }
+    }
+    out.truncate(MAX_DERIVED);
+    out
+}
+
 /// Runs candidates in batches of up to the cores: first every candidate
 /// already known, in order; then, searching, edits of the nearest ones.
 /// Returns why it stopped and how many runs it made.
@@ -833,8 +914,9 @@ fn run_search(
             return Ok((Stop::TimeSpent, runs));
         }
         let room = workers.min(request.budget.runs - runs);
-        // The model's candidates first (once they have arrived), then the
-        // others in order.
+        push_returned_by_output(search);
+        // The model's candidates first (once they have arrived), then what
+        // the output gave, then the others in order.
         let mut waiting: Vec<usize> = search
             .candidates
             .iter()
@@ -842,7 +924,14 @@ fn run_search(
             .filter(|(_, c)| c.outcome.is_none())
             .map(|(index, _)| index)
             .collect();
-        waiting.sort_by_key(|&index| (search.candidates[index].origin != Origin::Model, index));
+        waiting.sort_by_key(|&index| {
+            let origin = &search.candidates[index].origin;
+            (
+                *origin != Origin::Model,
+                !matches!(origin, Origin::Returned(_)),
+                index,
+            )
+        });
         let mut batch: Vec<usize> = waiting.into_iter().take(room).collect();
         if batch.is_empty() {
             if let Some(ingredients) = ingredients {
@@ -898,6 +987,31 @@ fn run_search(
     }
 }
 
+/// What the output itself gave, as the next input (once its run is back):
+/// it is the answer whenever the function undoes itself (a swap of case, a
+/// transpose, a reverse), so it runs before the rest of the first round.
+fn push_returned_by_output(search: &mut Search) {
+    let returned: Vec<(Value, String)> = search
+        .candidates
+        .iter()
+        .filter(|c| c.origin == Origin::Output)
+        .filter_map(|c| match (&c.values, &c.outcome) {
+            (
+                Some(values),
+                Some(Outcome::Gave {
+                    value: Some(value), ..
+                }),
+            ) if values.len() == 1 && value.kind() == values[0].kind() => {
+                Some((value.clone(), c.input.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    for (value, of) in returned {
+        search.push_values(vec![value], Origin::Returned(of));
+    }
+}
+
 /// Most edits taken from one candidate per batch before the next nearest
 /// one gets its turn.
 const EDITS_PER_TURN: usize = 2;
@@ -913,6 +1027,7 @@ fn next_edits(
     room: usize,
 ) -> Vec<usize> {
     let wanted = search.wanted.clone();
+    let mut batch = Vec::new();
     let mut nearest: Vec<(f64, usize)> = search
         .candidates
         .iter()
@@ -925,7 +1040,6 @@ fn next_edits(
     if nearest.iter().any(|(d, _)| d.is_finite()) {
         nearest.retain(|(d, _)| d.is_finite());
     }
-    let mut batch = Vec::new();
     for &(_, index) in nearest.iter().take(EDITED_NEAREST) {
         if batch.len() >= room {
             break;

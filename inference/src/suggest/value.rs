@@ -933,6 +933,286 @@ fn sequence_edits(
     out.push(make(sorted));
 }
 
+/// Most values [`inverses`] proposes.
+const MAX_INVERSES: usize = 24;
+
+/// Inputs that common transformations would turn into `wanted`, each with
+/// how it was made (`reversed`, `joined with ','`): what undoes a reverse,
+/// a sort, an append, a split, a count, a running sum, a flatten, a
+/// `dict.items()`. `separators` are the string literals of the function,
+/// tried as what a split cut at. Most useful first; duplicates and the
+/// output itself left out.
+pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
+    let mut out: Vec<(Value, String)> = Vec::new();
+    let mut push = |value: Value, how: String| {
+        if &value != wanted && !out.iter().any(|(v, _)| v == &value) {
+            out.push((value, how));
+        }
+    };
+    let ints = |items: &[Value]| -> Option<Vec<i128>> {
+        items
+            .iter()
+            .map(|item| match item {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect()
+    };
+    let texts = |items: &[Value]| -> Option<Vec<String>> {
+        items
+            .iter()
+            .map(|item| match item {
+                Value::Str(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut joiners: Vec<String> = vec![String::new(), " ".into(), ",".into()];
+    for separator in separators {
+        if !separator.is_empty() && separator.chars().count() <= 3 && !joiners.contains(separator) {
+            joiners.insert(joiners.len().min(1), separator.clone());
+        }
+    }
+    joiners.truncate(5);
+    match wanted {
+        Value::Str(text) => {
+            push(Value::Str(text.chars().rev().collect()), "reversed".into());
+            push(Value::Str(text.to_lowercase()), "in lower case".into());
+            push(Value::Str(text.to_uppercase()), "in upper case".into());
+            push(
+                Value::List(
+                    text.split_whitespace()
+                        .map(|w| Value::Str(w.into()))
+                        .collect(),
+                ),
+                "split into words".into(),
+            );
+            push(
+                Value::List(wanted.elements()),
+                "as a list of characters".into(),
+            );
+            for separator in separators
+                .iter()
+                .filter(|s| !s.is_empty() && s.chars().count() <= 3)
+            {
+                let pad: Vec<char> = separator.chars().collect();
+                let stripped = text.trim_matches(pad.as_slice());
+                push(
+                    Value::Str(stripped.into()),
+                    format!("stripped of {}", python_str(separator)),
+                );
+                push(
+                    Value::Str(text.replace(separator.as_str(), "")),
+                    format!("without {}", python_str(separator)),
+                );
+            }
+            if let Ok(n) = text.trim().parse::<i128>() {
+                push(Value::Int(n), "as a number".into());
+            }
+        }
+        Value::List(items) | Value::Tuple(items) => {
+            let kind = if matches!(wanted, Value::Tuple(_)) {
+                "tuple"
+            } else {
+                "list"
+            };
+            if let Some(parts) = texts(items) {
+                for joiner in &joiners {
+                    push(
+                        Value::Str(parts.join(joiner)),
+                        format!("joined with {}", python_str(joiner)),
+                    );
+                }
+                let reversed: Vec<String> = parts.iter().rev().cloned().collect();
+                for joiner in joiners.iter().take(3) {
+                    push(
+                        Value::Str(reversed.join(joiner)),
+                        format!("reversed, joined with {}", python_str(joiner)),
+                    );
+                }
+            }
+            if let Some(numbers) = ints(items) {
+                if !numbers.is_empty() {
+                    if numbers.iter().all(|n| (0..=9).contains(n)) && numbers.len() <= 18 {
+                        let digits: String = numbers.iter().map(|n| n.to_string()).collect();
+                        let reversed: String = digits.chars().rev().collect();
+                        for (text, how) in [(reversed, "digits, reversed"), (digits, "digits")] {
+                            if let Ok(n) = text.parse::<i128>() {
+                                push(Value::Int(n), format!("as the number of its {how}"));
+                            }
+                        }
+                    }
+                    let last = *numbers.last().unwrap_or(&0);
+                    let max = numbers.iter().copied().max().unwrap_or(0);
+                    push(Value::Int(max), "its largest item".into());
+                    push(Value::Int(last), "its last item".into());
+                    push(Value::Int(numbers.iter().sum()), "its sum".into());
+                    let mut previous = 0;
+                    let differences: Vec<Value> = numbers
+                        .iter()
+                        .map(|&n| {
+                            let step = n - previous;
+                            previous = n;
+                            Value::Int(step)
+                        })
+                        .collect();
+                    push(
+                        Value::List(differences),
+                        "as steps (undoing a running sum)".into(),
+                    );
+                    let mut total = 0;
+                    let sums: Vec<Value> = numbers
+                        .iter()
+                        .map(|&n| {
+                            total += n;
+                            Value::Int(total)
+                        })
+                        .collect();
+                    push(
+                        Value::List(sums),
+                        "as running sums (undoing differences)".into(),
+                    );
+                }
+            }
+            let mut reversed = items.clone();
+            reversed.reverse();
+            push(Value::List(reversed), "reversed".into());
+            if items.len() > 1 {
+                push(
+                    Value::List(items[..items.len() - 1].to_vec()),
+                    "without its last item".into(),
+                );
+                push(
+                    Value::List(items[1..].to_vec()),
+                    "without its first item".into(),
+                );
+            }
+            if items
+                .iter()
+                .all(|item| matches!(item, Value::List(_) | Value::Tuple(_)))
+                && !items.is_empty()
+            {
+                let rows: Vec<Vec<Value>> = items.iter().map(Value::elements).collect();
+                let width = rows[0].len();
+                if width > 0 && rows.iter().all(|row| row.len() == width) {
+                    let columns: Vec<Value> = (0..width)
+                        .map(|column| {
+                            Value::List(rows.iter().map(|row| row[column].clone()).collect())
+                        })
+                        .collect();
+                    push(Value::List(columns), "transposed".into());
+                }
+                let flat: Vec<Value> = items.iter().flat_map(Value::elements).collect();
+                push(Value::List(flat), "flattened".into());
+                let pairs: Option<Vec<(Value, Value)>> = items
+                    .iter()
+                    .map(|item| match item.elements().as_slice() {
+                        [key, value] if is_hashable(key) => Some((key.clone(), value.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(pairs) = pairs {
+                    push(
+                        Value::Dict(pairs),
+                        format!("as a dict of its pairs ({kind} of items)"),
+                    );
+                }
+            }
+            push(
+                Value::List(vec![wanted.clone()]),
+                format!("in a list (undoing a flatten of the {kind})"),
+            );
+            if matches!(wanted, Value::Tuple(_)) {
+                push(Value::List(items.clone()), "as a list".into());
+            }
+            if items.iter().all(is_hashable) && !items.is_empty() {
+                let indexed: Vec<(Value, Value)> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(index, item)| (item.clone(), Value::Int(index as i128)))
+                    .collect();
+                push(Value::Dict(indexed), "as keys numbered in order".into());
+            }
+        }
+        Value::Dict(pairs) => {
+            let counts: Option<Vec<(String, i128)>> = pairs
+                .iter()
+                .map(|(key, value)| match (key, value) {
+                    (Value::Str(text), Value::Int(n)) if (0..=20).contains(n) => {
+                        Some((text.clone(), *n))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Some(counts) = counts {
+                let text: String = counts.iter().map(|(k, n)| k.repeat(*n as usize)).collect();
+                push(Value::Str(text), "each key repeated by its count".into());
+                let items: Vec<Value> = counts
+                    .iter()
+                    .flat_map(|(k, n)| std::iter::repeat_n(Value::Str(k.clone()), *n as usize))
+                    .collect();
+                push(Value::List(items), "each key listed by its count".into());
+            }
+            let keys: Vec<Value> = pairs.iter().map(|(k, _)| k.clone()).collect();
+            let values: Vec<Value> = pairs.iter().map(|(_, v)| v.clone()).collect();
+            let items: Vec<Value> = pairs
+                .iter()
+                .map(|(k, v)| Value::Tuple(vec![k.clone(), v.clone()]))
+                .collect();
+            push(
+                Value::List(items),
+                "as its list of (key, value) pairs".into(),
+            );
+            let spread: Vec<Value> = pairs
+                .iter()
+                .flat_map(|(k, v)| match v {
+                    Value::List(values) => values
+                        .iter()
+                        .map(|v| Value::Tuple(vec![k.clone(), v.clone()]))
+                        .collect(),
+                    other => vec![Value::Tuple(vec![k.clone(), other.clone()])],
+                })
+                .collect();
+            push(
+                Value::List(spread),
+                "as (key, item) pairs of its lists".into(),
+            );
+            push(Value::List(keys), "its keys".into());
+            if values.iter().all(is_hashable) {
+                let inverted: Vec<(Value, Value)> =
+                    pairs.iter().map(|(k, v)| (v.clone(), k.clone())).collect();
+                push(Value::Dict(inverted), "keys and values swapped".into());
+            }
+            push(Value::List(values), "its values".into());
+        }
+        Value::Int(n) => {
+            push(Value::Str(n.to_string()), "as text".into());
+            let digits: Vec<Value> = n
+                .unsigned_abs()
+                .to_string()
+                .chars()
+                .map(|c| Value::Int(c as i128 - '0' as i128))
+                .collect();
+            push(Value::List(digits), "as a list of its digits".into());
+            push(Value::Int(n - 1), "minus one".into());
+            push(Value::Int(n + 1), "plus one".into());
+            push(Value::Int(-n), "negated".into());
+        }
+        _ => {}
+    }
+    out.truncate(MAX_INVERSES);
+    out
+}
+
+/// Whether Python could use the value as a dict key or set item.
+fn is_hashable(value: &Value) -> bool {
+    match value {
+        Value::List(_) | Value::Dict(_) | Value::Set(_) => false,
+        Value::Tuple(items) => items.iter().all(is_hashable),
+        _ => true,
+    }
+}
+
 fn swap_case(c: char) -> char {
     if c.is_lowercase() {
         c.to_uppercase().next().unwrap_or(c)
@@ -946,6 +1226,44 @@ fn swap_case(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inverses_undo_common_transformations_of_the_output() {
+        let inverse = |wanted: &str, separators: &[&str]| -> Vec<String> {
+            let separators: Vec<String> = separators.iter().map(|s| s.to_string()).collect();
+            inverses(&parse_literal(wanted).unwrap(), &separators)
+                .into_iter()
+                .map(|(value, _)| value.to_python())
+                .collect()
+        };
+        let has = |found: &[String], want: &str| {
+            assert!(found.iter().any(|f| f == want), "{want} not in {found:?}")
+        };
+        // A count of characters, from the text that has them.
+        has(&inverse("{'b': 1, 'a': 3}", &[]), "'baaa'");
+        // A split at a literal of the function, from the joined text.
+        has(&inverse("['red', 'blue']", &[","]), "'red,blue'");
+        // A running sum, from its steps; a list of digits, from the number.
+        has(&inverse("[5, 3, 6]", &[]), "[5, -2, 3]");
+        has(&inverse("[2, 1, 7]", &[]), "712");
+        // A grouping into a dict of lists, from its pairs; a flatten.
+        has(
+            &inverse("{'a': [1, 3], 'b': [2]}", &[]),
+            "[('a', 1), ('a', 3), ('b', 2)]",
+        );
+        has(&inverse("[1, 2]", &[]), "[[1, 2]]");
+        has(&inverse("[[1, 3], [2, 4]]", &[]), "[[1, 2], [3, 4]]");
+        // A padding with a literal of the function, from the text inside.
+        has(&inverse("'**mid**'", &["*"]), "'mid'");
+        // Never the output itself, never twice the same value.
+        let found = inverse("'abba'", &[]);
+        assert!(!found.contains(&"'abba'".to_string()), "{found:?}");
+        let mut unique = found.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), found.len());
+        assert!(inverse("None", &[]).is_empty());
+    }
 
     #[test]
     fn literals_round_trip_through_python_text() {
