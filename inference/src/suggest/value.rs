@@ -1046,12 +1046,15 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                     let max = numbers.iter().copied().max().unwrap_or(0);
                     push(Value::Int(max), "its largest item".into());
                     push(Value::Int(last), "its last item".into());
-                    push(Value::Int(numbers.iter().sum()), "its sum".into());
+                    push(
+                        Value::Int(numbers.iter().fold(0i128, |a, &n| a.saturating_add(n))),
+                        "its sum".into(),
+                    );
                     let mut previous = 0;
                     let differences: Vec<Value> = numbers
                         .iter()
                         .map(|&n| {
-                            let step = n - previous;
+                            let step = n.saturating_sub(previous);
                             previous = n;
                             Value::Int(step)
                         })
@@ -1060,11 +1063,11 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                         Value::List(differences),
                         "as steps (undoing a running sum)".into(),
                     );
-                    let mut total = 0;
+                    let mut total: i128 = 0;
                     let sums: Vec<Value> = numbers
                         .iter()
                         .map(|&n| {
-                            total += n;
+                            total = total.saturating_add(n);
                             Value::Int(total)
                         })
                         .collect();
@@ -1194,9 +1197,9 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                 .map(|c| Value::Int(c as i128 - '0' as i128))
                 .collect();
             push(Value::List(digits), "as a list of its digits".into());
-            push(Value::Int(n - 1), "minus one".into());
-            push(Value::Int(n + 1), "plus one".into());
-            push(Value::Int(-n), "negated".into());
+            push(Value::Int(n.saturating_sub(1)), "minus one".into());
+            push(Value::Int(n.saturating_add(1)), "plus one".into());
+            push(Value::Int(n.saturating_neg()), "negated".into());
         }
         _ => {}
     }
@@ -1263,6 +1266,10 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), found.len());
         assert!(inverse("None", &[]).is_empty());
+        // Numbers at the edge of what a literal holds do not overflow.
+        let huge = i128::MAX.to_string();
+        assert!(!inverse(&format!("[{huge}, {huge}, -{huge}]"), &[]).is_empty());
+        assert!(!inverse(&format!("-{huge}"), &[]).is_empty());
     }
 
     #[test]
