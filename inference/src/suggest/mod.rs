@@ -397,10 +397,11 @@ pub fn suggest(
                 let hints = source::type_hints(source, span, &positional);
                 let literals = source::literals(source, span);
                 if let Some(wanted) = &wanted {
+                    let found = Ingredients::new(wanted, &literals);
                     let initial = initial_candidates(wanted, arity, &hints, &literals);
                     let derived = initial
                         .first()
-                        .map(|base| derived_candidates(wanted, base, &hints, &literals))
+                        .map(|base| derived_candidates(wanted, base, &hints, &found.strings))
                         .unwrap_or_default();
                     // The output as it is, then the output with a common
                     // transformation undone, then the rest of the pools.
@@ -416,7 +417,7 @@ pub fn suggest(
                         let origin = first_round_origin(wanted, &arguments);
                         search.push_values(arguments, origin);
                     }
-                    ingredients = Some(Ingredients::new(wanted, &literals));
+                    ingredients = Some(found);
                 }
             }
             if !searching {
@@ -828,20 +829,14 @@ fn first_round_origin(wanted: &Value, arguments: &[Value]) -> Origin {
 /// The output with common transformations undone ([`value::inverses`]), put
 /// in each argument its type hints allow (the first when nothing is
 /// known), the other arguments as in `base`; the first argument's first.
+/// `separators` are the function's string literals.
 fn derived_candidates(
     wanted: &Value,
     base: &[Value],
     hints: &[Vec<Kind>],
-    literals: &[Value],
+    separators: &[String],
 ) -> Vec<(Vec<Value>, String)> {
-    let separators: Vec<String> = literals
-        .iter()
-        .filter_map(|literal| match literal {
-            Value::Str(text) => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
-    let inverses = value::inverses(wanted, &separators);
+    let inverses = value::inverses(wanted, separators);
     let nothing_known = hints.iter().all(Vec::is_empty);
     let mut per_position: Vec<Vec<(Vec<Value>, String)>> = Vec::new();
     for position in 0..base.len() {
@@ -1027,7 +1022,6 @@ fn next_edits(
     room: usize,
 ) -> Vec<usize> {
     let wanted = search.wanted.clone();
-    let mut batch = Vec::new();
     let mut nearest: Vec<(f64, usize)> = search
         .candidates
         .iter()
@@ -1040,6 +1034,7 @@ fn next_edits(
     if nearest.iter().any(|(d, _)| d.is_finite()) {
         nearest.retain(|(d, _)| d.is_finite());
     }
+    let mut batch = Vec::new();
     for &(_, index) in nearest.iter().take(EDITED_NEAREST) {
         if batch.len() >= room {
             break;

@@ -967,9 +967,14 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
             })
             .collect()
     };
+    // Short literals only: what a split cuts at or a padding repeats.
+    let short: Vec<&String> = separators
+        .iter()
+        .filter(|s| !s.is_empty() && s.chars().count() <= 3)
+        .collect();
     let mut joiners: Vec<String> = vec![String::new(), " ".into(), ",".into()];
-    for separator in separators {
-        if !separator.is_empty() && separator.chars().count() <= 3 && !joiners.contains(separator) {
+    for &separator in &short {
+        if !joiners.contains(separator) {
             joiners.insert(joiners.len().min(1), separator.clone());
         }
     }
@@ -991,10 +996,7 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                 Value::List(wanted.elements()),
                 "as a list of characters".into(),
             );
-            for separator in separators
-                .iter()
-                .filter(|s| !s.is_empty() && s.chars().count() <= 3)
-            {
+            for separator in &short {
                 let pad: Vec<char> = separator.chars().collect();
                 let stripped = text.trim_matches(pad.as_slice());
                 push(
