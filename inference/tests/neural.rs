@@ -189,6 +189,41 @@ fn a_request_cancelled_while_generating_stops_and_the_next_is_answered() {
     }
 }
 
+/// The engine's stop flag is one for the whole process: a cancel on one
+/// model while another model of the process generates must stop only its
+/// own request. The other's answer is whole (never a partial answer parsed
+/// as a malformed one), and the cancelled one says it was cancelled.
+#[test]
+fn a_cancel_stops_only_its_own_request_when_two_models_generate() {
+    let spec = || ModelSpec {
+        max_new_tokens: 256,
+        ..ModelSpec::default()
+    };
+    let ours = load(tiny_model(&[]), spec()).unwrap();
+    let theirs = load(tiny_model(&[]), spec()).unwrap();
+    let session = start_session(&ours);
+    for _ in 0..3 {
+        ours.clear_cache();
+        theirs.clear_cache();
+        let cancel = Cancel::new();
+        let later = cancel.clone();
+        let (answered, stopped) = std::thread::scope(|scope| {
+            let answered =
+                scope.spawn(|| theirs.next(&session, Action::InvStepCall, &Cancel::new()));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            let stopper = scope.spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(40));
+                later.cancel();
+            });
+            let stopped = ours.candidates(&session, Action::StepOver, 4, &cancel);
+            stopper.join().unwrap();
+            (answered.join().unwrap(), stopped)
+        });
+        assert!(matches!(stopped, Err(DebugError::Cancelled)), "{stopped:?}");
+        assert_well_formed(&answered);
+    }
+}
+
 #[test]
 fn an_answer_cut_off_at_the_token_limit_is_marked_not_guessed() {
     let debugger = load(

@@ -343,16 +343,27 @@ pub struct NeuralDebugger {
     stop_ids: Vec<u32>,
     last_throughput: std::sync::Mutex<Throughput>,
     requests: AtomicUsize,
-    /// Generations running now (several front ends may ask at once).
-    in_flight: AtomicUsize,
 }
 
-/// Counts a generation out when it ends, however it ends.
-struct InFlight<'a>(&'a AtomicUsize);
+/// Generations running now in this process, on every model: mistral.rs's
+/// stop flag (`TERMINATE_ALL_NEXT_STEP`) is one static for every engine of
+/// the process, so whether a cancel may raise it is a question about all of
+/// them, not about one model's requests.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
-impl Drop for InFlight<'_> {
+/// Counts a generation in, and out when it ends, however it ends.
+struct InFlight;
+
+impl InFlight {
+    fn start() -> Self {
+        IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
+        InFlight
+    }
+}
+
+impl Drop for InFlight {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -516,7 +527,6 @@ impl NeuralDebugger {
             stop_ids,
             last_throughput: std::sync::Mutex::new(Throughput::default()),
             requests: AtomicUsize::new(0),
-            in_flight: AtomicUsize::new(0),
         })
     }
 
@@ -668,46 +678,17 @@ impl NeuralDebugger {
         }
     }
 
-    /// Samples `k` answers for `prompt` under `grammar`.
-    fn generate(
+    /// One completion request to the engine, stopped at its next step when
+    /// `cancel` is set while it runs.
+    fn request(
         &self,
         prompt: String,
         grammar: String,
-        k: usize,
+        sampling: SamplingParams,
         cancel: &Cancel,
-    ) -> Result<Vec<Sample>, DebugError> {
-        if cancel.is_cancelled() {
-            return Err(DebugError::Cancelled);
-        }
-        let stop = (!self.stop_ids.is_empty()).then(|| StopTokens::Ids(self.stop_ids.clone()));
-        let sampling = if k <= 1 {
-            // Greedy, but through the softmax: mistral.rs's argmax path
-            // reports the log of the raw logit as the "log-probability",
-            // while a temperature of 1 with top_k = 1 picks the same token
-            // and reports its real probability (the confidence at k = 1).
-            SamplingParams {
-                temperature: Some(1.0),
-                max_len: Some(self.spec.max_new_tokens),
-                stop_toks: stop.clone(),
-                ..SamplingParams::deterministic()
-            }
-        } else {
-            SamplingParams {
-                temperature: Some(self.spec.temperature),
-                max_len: Some(self.spec.max_new_tokens),
-                n_choices: k,
-                stop_toks: stop,
-                ..SamplingParams::neutral()
-            }
-        };
+    ) -> Result<mistralrs::CompletionResponse, DebugError> {
         let model = &self.model;
-        // NDB_LOG_PROMPTS=1: every prompt and its answer's tokens on stderr.
-        let logged_prompt = std::env::var_os("NDB_LOG_PROMPTS").map(|_| prompt.clone());
-        let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
-        let started = Instant::now();
-        let in_flight = &self.in_flight;
-        in_flight.fetch_add(1, Ordering::SeqCst);
-        let _done = InFlight(in_flight);
+        let _counted = InFlight::start();
         let response = block_on(self.runtime(), || async move {
             let (sender, mut receiver) = tokio::sync::mpsc::channel(16);
             let runner = model.inner();
@@ -750,7 +731,7 @@ impl NeuralDebugger {
                     // running sequence, so only when this is the only one;
                     // and it is cleared once the answer is back (set after
                     // the sequence had ended, it would stop the next one).
-                    let stop = in_flight.load(Ordering::SeqCst) == 1;
+                    let stop = IN_FLIGHT.load(Ordering::SeqCst) == 1;
                     if stop {
                         mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(true, Ordering::SeqCst);
                     }
@@ -777,6 +758,66 @@ impl NeuralDebugger {
                 return Err(DebugError::Engine(error.to_string()))
             }
             _ => return Err(DebugError::Engine("unexpected response kind".to_string())),
+        };
+        Ok(completion)
+    }
+
+    /// Samples `k` answers for `prompt` under `grammar`.
+    fn generate(
+        &self,
+        prompt: String,
+        grammar: String,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Vec<Sample>, DebugError> {
+        if cancel.is_cancelled() {
+            return Err(DebugError::Cancelled);
+        }
+        let stop = (!self.stop_ids.is_empty()).then(|| StopTokens::Ids(self.stop_ids.clone()));
+        let sampling = if k <= 1 {
+            // Greedy, but through the softmax: mistral.rs's argmax path
+            // reports the log of the raw logit as the "log-probability",
+            // while a temperature of 1 with top_k = 1 picks the same token
+            // and reports its real probability (the confidence at k = 1).
+            SamplingParams {
+                temperature: Some(1.0),
+                max_len: Some(self.spec.max_new_tokens),
+                stop_toks: stop.clone(),
+                ..SamplingParams::deterministic()
+            }
+        } else {
+            SamplingParams {
+                temperature: Some(self.spec.temperature),
+                max_len: Some(self.spec.max_new_tokens),
+                n_choices: k,
+                stop_toks: stop,
+                ..SamplingParams::neutral()
+            }
+        };
+        // NDB_LOG_PROMPTS=1: every prompt and its answer's tokens on stderr.
+        let logged_prompt = std::env::var_os("NDB_LOG_PROMPTS").map(|_| prompt.clone());
+        let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
+        let started = Instant::now();
+        // A generation stopped by another request's cancel (the window
+        // between a cancel's check of IN_FLIGHT and the engine's next step)
+        // is asked again once; its partial answer is never parsed.
+        let mut attempts = 0;
+        let completion = loop {
+            attempts += 1;
+            let completion =
+                self.request(prompt.clone(), grammar.clone(), sampling.clone(), cancel)?;
+            let stopped = completion
+                .choices
+                .iter()
+                .any(|choice| choice.finish_reason == "canceled");
+            if !stopped {
+                break completion;
+            }
+            if attempts == 2 {
+                return Err(DebugError::Engine(
+                    "the generation was stopped twice by another request's cancel".to_string(),
+                ));
+            }
         };
         let elapsed = started.elapsed().as_secs_f64();
         let usage = &completion.usage;
