@@ -278,8 +278,9 @@ struct ModelArgs {
     #[arg(long)]
     gpu: bool,
     /// How a model directory's weights are held in memory: f32 as stored,
-    /// or q8 / q4, quantized once at load (faster decoding, see
-    /// inference/default-model/README.md for what each costs in accuracy).
+    /// f16 (half precision, for GPUs: slower on CPUs), or q8 / q4, quantized
+    /// once at load (see docs/neural-debugger.md, "Benchmarks", for what
+    /// each costs).
     #[arg(long, default_value = "f32")]
     weights: Weights,
 }

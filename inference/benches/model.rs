@@ -3,7 +3,7 @@
 //! weights, and latency per operation (first answer, cached answer, k = 1
 //! and k = 8).
 //!
-//! `cargo bench --workspace --profile dev --bench model [-- [--weights f32|q8|q4] [MODEL_PATH]]`
+//! `cargo bench --workspace --profile dev --bench model [-- [--weights f32|f16|q8|q4] [MODEL_PATH]]`
 //! (default: the shipped default model, f32). Prints figures; asserts
 //! nothing.
 
@@ -128,12 +128,13 @@ fn main() {
     let bandwidth = memory_bandwidth();
     let file_bytes = info.weight_bytes as f64;
     if weights != Weights::F32 {
-        // Every float32 weight read per token as its quantized block:
-        // Q8_0 is 34 bytes per 32 weights, Q4_0 18 bytes per 32.
-        let bytes_per_weight = if weights == Weights::Q8 {
-            34.0 / 32.0
-        } else {
-            18.0 / 32.0
+        // Every float32 weight read per token in the format it is held
+        // in: two bytes in half precision, Q8_0 is 34 bytes per 32
+        // weights, Q4_0 18 bytes per 32.
+        let bytes_per_weight = match weights {
+            Weights::F16 => 2.0,
+            Weights::Q8 => 34.0 / 32.0,
+            _ => 18.0 / 32.0,
         };
         let bytes = file_bytes / 4.0 * bytes_per_weight;
         println!(

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use ndb_grammar::{Action, StateView, TextEvent};
 use ndb_inference::debugger::{run_actions, Cancel, DebugError, Debugger, Session, Step};
 use ndb_inference::neural::{
-    default_model_path, ModelError, ModelSpec, NeuralDebugger, SpecialTokenMode,
+    default_model_path, ModelError, ModelSpec, NeuralDebugger, SpecialTokenMode, Weights,
 };
 
 const QUICKSTART: &str = include_str!("../../examples/quickstart.py");
@@ -116,6 +116,76 @@ fn a_tiny_llama_directory_loads_and_answers_in_the_language() {
             .windows(2)
             .all(|w| w[0].confidence.unwrap().votes >= w[1].confidence.unwrap().votes));
     }
+}
+
+/// Half-precision weights (`--weights f16`) load and answer through the
+/// same path; a format name that does not exist is refused by name.
+#[test]
+fn half_precision_weights_load_and_answer() {
+    let debugger = load(
+        tiny_model(&[]),
+        ModelSpec {
+            max_new_tokens: 48,
+            weights: Weights::F16,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the tiny model loads in f16");
+    let session = start_session(&debugger);
+    assert_well_formed(&debugger.next(&session, Action::StepOver, &Cancel::new()));
+    let error = "bf16".parse::<Weights>().unwrap_err();
+    assert!(error.contains("f32, f16, q8, q4"), "{error}");
+}
+
+/// k samples of a new state's question start from mistral.rs's prefix
+/// cache: the state before the action is computed once by a request of its
+/// own (k sequences would each compute it), and a question whose prompt a
+/// recent answer already covers (the next step of a session) goes without.
+#[test]
+fn sampled_questions_compute_a_new_prompt_once() {
+    let path = default_model_path().expect("the default model is installed by .ci/setup");
+    let debugger = load(
+        path,
+        ModelSpec {
+            max_new_tokens: 48,
+            ..ModelSpec::default()
+        },
+    )
+    .unwrap();
+    let mut session = start_session(&debugger);
+    let before = debugger.requests();
+    let _ = debugger.candidates(&session, Action::StepInto, 2, &Cancel::new());
+    assert_eq!(
+        debugger.requests() - before,
+        2,
+        "a prefill, then the k samples"
+    );
+
+    let before = debugger.requests();
+    let greedy = debugger.next(&session, Action::StepOver, &Cancel::new());
+    assert_eq!(
+        debugger.requests() - before,
+        1,
+        "one answer needs no prefill"
+    );
+    // The first step_over from the entry call, which the default model
+    // answers with a line of the function (an exit would end the session).
+    let state = greedy.expect("the default model's greedy answer parses");
+    assert!(
+        matches!(state.view, Some(StateView::Event { .. })),
+        "{state:?}"
+    );
+    session.steps.push(Step {
+        action: Action::StepOver,
+        state,
+    });
+    let before = debugger.requests();
+    let next = debugger.candidates(&session, Action::StepOver, 2, &Cancel::new());
+    assert_eq!(
+        debugger.requests() - before,
+        1,
+        "the next question of the session starts from the cached answer: {next:?}"
+    );
 }
 
 #[test]

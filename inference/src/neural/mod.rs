@@ -39,7 +39,7 @@ use mistralrs::{
     RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder, TokenSource,
 };
 use ndb_grammar::locate::Locator;
-use ndb_grammar::text::{delta_base, prompt_prefix, SPECIAL_TOKENS};
+use ndb_grammar::text::{delta_base, prompt_prefix, ACTION_SEP, SPECIAL_TOKENS};
 use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
 use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
@@ -105,13 +105,16 @@ impl Default for ModelSpec {
 }
 
 /// How a model directory's float32 weights are held in memory: as they are,
-/// or quantized once at load (mistral.rs in-situ quantization) so that
-/// decoding, which reads every weight per token, reads fewer bytes. A GGUF
-/// file keeps its own format.
+/// in half precision (the whole model computes in it), or quantized once at
+/// load (mistral.rs in-situ quantization) so that decoding, which reads
+/// every weight per token, reads fewer bytes. A GGUF file keeps its own
+/// format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Weights {
     #[default]
     F32,
+    /// IEEE half precision (the model and its activations).
+    F16,
     /// 8-bit blocks (`Q8_0`).
     Q8,
     /// 4-bit blocks (`Q4_0`).
@@ -119,11 +122,12 @@ pub enum Weights {
 }
 
 impl Weights {
-    pub const NAMES: [&'static str; 3] = ["f32", "q8", "q4"];
+    pub const NAMES: [&'static str; 4] = ["f32", "f16", "q8", "q4"];
 
     pub fn name(self) -> &'static str {
         match self {
             Weights::F32 => "f32",
+            Weights::F16 => "f16",
             Weights::Q8 => "q8",
             Weights::Q4 => "q4",
         }
@@ -131,9 +135,17 @@ impl Weights {
 
     fn isq(self) -> Option<mistralrs::IsqType> {
         match self {
-            Weights::F32 => None,
+            Weights::F32 | Weights::F16 => None,
             Weights::Q8 => Some(mistralrs::IsqType::Q8_0),
             Weights::Q4 => Some(mistralrs::IsqType::Q4_0),
+        }
+    }
+
+    /// The type the model's weights and activations are held in.
+    fn dtype(self) -> ModelDType {
+        match self {
+            Weights::F16 => ModelDType::F16,
+            Weights::F32 | Weights::Q8 | Weights::Q4 => ModelDType::F32,
         }
     }
 }
@@ -144,6 +156,7 @@ impl std::str::FromStr for Weights {
     fn from_str(text: &str) -> Result<Weights, String> {
         match text {
             "f32" => Ok(Weights::F32),
+            "f16" => Ok(Weights::F16),
             "q8" => Ok(Weights::Q8),
             "q4" => Ok(Weights::Q4),
             other => Err(format!(
@@ -342,8 +355,20 @@ pub struct NeuralDebugger {
     /// own EOS is another token (SmolLM2-Instruct's is `<|im_end|>`).
     stop_ids: Vec<u32>,
     last_throughput: std::sync::Mutex<Throughput>,
+    /// The texts mistral.rs's prefix cache most likely holds: recent
+    /// prompts, each followed by one of its answers (see [`Self::prefill`]).
+    cached_texts: std::sync::Mutex<std::collections::VecDeque<String>>,
     requests: AtomicUsize,
 }
+
+/// How many finished sequences mistral.rs's prefix cache keeps (its
+/// default, which ndb does not change).
+const PREFIX_CACHE_SEQUENCES: usize = 16;
+
+/// The least uncached prompt text (bytes, about 50 tokens) worth a prefill
+/// request of its own before k samples: below it the request's own cost
+/// exceeds what the k sequences save.
+const PREFILL_WORTH_BYTES: usize = 200;
 
 /// Generations running now in this process, on every model: mistral.rs's
 /// stop flag (`TERMINATE_ALL_NEXT_STEP`) is one static for every engine of
@@ -462,7 +487,7 @@ impl NeuralDebugger {
             ModelFormat::HuggingFace { directory, llama } => {
                 let mut builder = TextModelBuilder::new(directory.to_string_lossy().into_owned())
                     .with_token_source(TokenSource::None)
-                    .with_dtype(ModelDType::F32);
+                    .with_dtype(spec.weights.dtype());
                 if *llama {
                     builder = builder.with_loader_type(NormalLoaderType::Llama);
                 }
@@ -526,6 +551,7 @@ impl NeuralDebugger {
             cache: Cache::new(CACHE_LIMIT),
             stop_ids,
             last_throughput: std::sync::Mutex::new(Throughput::default()),
+            cached_texts: std::sync::Mutex::new(std::collections::VecDeque::new()),
             requests: AtomicUsize::new(0),
         })
     }
@@ -683,7 +709,7 @@ impl NeuralDebugger {
     fn request(
         &self,
         prompt: String,
-        grammar: String,
+        constraint: Constraint,
         sampling: SamplingParams,
         cancel: &Cancel,
     ) -> Result<mistralrs::CompletionResponse, DebugError> {
@@ -703,7 +729,7 @@ impl NeuralDebugger {
                 return_logprobs: true,
                 is_streaming: false,
                 id: runner.next_request_id(),
-                constraint: Constraint::Lark(grammar),
+                constraint,
                 suffix: None,
                 tools: None,
                 tool_choice: None,
@@ -762,6 +788,55 @@ impl NeuralDebugger {
         Ok(completion)
     }
 
+    /// Computes the part of `prompt` before its action once (one token, no
+    /// grammar), so that mistral.rs's prefix cache holds its keys and
+    /// values. The k sequences of a sampled question start together and
+    /// each would compute the whole prompt (k prefills); after this they
+    /// start from the cache and compute only the action's few tokens. The
+    /// cache serves only a strict prefix of a prompt (an exact match is a
+    /// miss), hence the cut before the action; it is also the part every
+    /// action asked about the same state shares. Skipped when a recent
+    /// prompt and answer already cover nearly all of it (the next question
+    /// of a session: the k sequences start from that entry).
+    fn prefill(&self, prompt: &str, cancel: &Cancel) -> Result<(), DebugError> {
+        let Some(cut) = prompt.rfind(ACTION_SEP).filter(|&cut| cut > 0) else {
+            return Ok(());
+        };
+        let prefix = &prompt[..cut];
+        let covered = self
+            .cached_texts
+            .lock()
+            .map(|texts| {
+                texts
+                    .iter()
+                    .filter(|text| prefix.starts_with(text.as_str()))
+                    .map(String::len)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .unwrap_or(0);
+        if prefix.len() - covered < PREFILL_WORTH_BYTES {
+            return Ok(());
+        }
+        let sampling = SamplingParams {
+            max_len: Some(1),
+            ..SamplingParams::deterministic()
+        };
+        self.request(prefix.to_string(), Constraint::None, sampling, cancel)
+            .map(drop)
+    }
+
+    /// Notes that the prefix cache now holds `prompt` followed by each of
+    /// `answers` (mistral.rs caches a sequence when it ends).
+    fn remember_cached(&self, prompt: &str, answers: impl Iterator<Item = String>) {
+        if let Ok(mut texts) = self.cached_texts.lock() {
+            for answer in answers {
+                texts.push_front(format!("{prompt}{answer}"));
+            }
+            texts.truncate(PREFIX_CACHE_SEQUENCES);
+        }
+    }
+
     /// Samples `k` answers for `prompt` under `grammar`.
     fn generate(
         &self,
@@ -798,14 +873,21 @@ impl NeuralDebugger {
         let logged_prompt = std::env::var_os("NDB_LOG_PROMPTS").map(|_| prompt.clone());
         let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
         let started = Instant::now();
+        if k > 1 {
+            self.prefill(&prompt, cancel)?;
+        }
         // A generation stopped by another request's cancel (the window
         // between a cancel's check of IN_FLIGHT and the engine's next step)
         // is asked again once; its partial answer is never parsed.
         let mut attempts = 0;
         let completion = loop {
             attempts += 1;
-            let completion =
-                self.request(prompt.clone(), grammar.clone(), sampling.clone(), cancel)?;
+            let completion = self.request(
+                prompt.clone(),
+                Constraint::Lark(grammar.clone()),
+                sampling.clone(),
+                cancel,
+            )?;
             let stopped = completion
                 .choices
                 .iter()
@@ -870,7 +952,8 @@ impl NeuralDebugger {
                     probability: sequence_probability(&log10_probabilities),
                 }
             })
-            .collect();
+            .collect::<Vec<Sample>>();
+        self.remember_cached(&prompt, samples.iter().map(|sample| sample.text.clone()));
         if cancel.is_cancelled() {
             return Err(DebugError::Cancelled);
         }
