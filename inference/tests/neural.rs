@@ -60,6 +60,20 @@ fn tiny() -> &'static NeuralDebugger {
     })
 }
 
+/// The shipped default model (installed by `.ci/setup`), answers limited
+/// to `max_new_tokens`.
+fn default_model(max_new_tokens: usize) -> NeuralDebugger {
+    let path = default_model_path().expect("the default model is installed by .ci/setup");
+    load(
+        path,
+        ModelSpec {
+            max_new_tokens,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the default model loads")
+}
+
 fn start_session(debugger: &dyn Debugger) -> Session {
     let start = debugger
         .start(QUICKSTART, CALL, &Cancel::new())
@@ -143,15 +157,7 @@ fn half_precision_weights_load_and_answer() {
 /// recent answer already covers (the next step of a session) goes without.
 #[test]
 fn sampled_questions_compute_a_new_prompt_once() {
-    let path = default_model_path().expect("the default model is installed by .ci/setup");
-    let debugger = load(
-        path,
-        ModelSpec {
-            max_new_tokens: 48,
-            ..ModelSpec::default()
-        },
-    )
-    .unwrap();
+    let debugger = default_model(48);
     let mut session = start_session(&debugger);
     let before = debugger.requests();
     let _ = debugger.candidates(&session, Action::StepInto, 2, &Cancel::new());
@@ -397,15 +403,7 @@ fn broken_models_are_clear_errors() {
 /// The shipped default model, through the same code path as every user.
 #[test]
 fn the_default_model_answers_and_its_answers_parse() {
-    let path = default_model_path().expect("the default model is installed by .ci/setup");
-    let debugger = load(
-        path,
-        ModelSpec {
-            max_new_tokens: 96,
-            ..ModelSpec::default()
-        },
-    )
-    .expect("the default model loads");
+    let debugger = default_model(96);
     let mut session = start_session(&debugger);
     for action in [Action::StepOver, Action::StepOver] {
         let result = debugger.next(&session, action, &Cancel::new());
