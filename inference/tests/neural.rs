@@ -166,6 +166,13 @@ fn sampled_questions_compute_a_new_prompt_once() {
         2,
         "a prefill, then the k samples"
     );
+    let before = debugger.requests();
+    let _ = debugger.candidates(&session, Action::StepReturn, 2, &Cancel::new());
+    assert_eq!(
+        debugger.requests() - before,
+        1,
+        "another action about the same state starts from the prefilled entry"
+    );
 
     let before = debugger.requests();
     let greedy = debugger.next(&session, Action::StepOver, &Cancel::new());
@@ -191,6 +198,13 @@ fn sampled_questions_compute_a_new_prompt_once() {
         debugger.requests() - before,
         1,
         "the next question of the session starts from the cached answer: {next:?}"
+    );
+    let before = debugger.requests();
+    let _ = debugger.candidates(&session, Action::StepInto, 2, &Cancel::new());
+    assert_eq!(
+        debugger.requests() - before,
+        1,
+        "another action about the same state starts from the same entry"
     );
 }
 

@@ -797,7 +797,8 @@ impl NeuralDebugger {
     /// miss), hence the cut before the action; it is also the part every
     /// action asked about the same state shares. Skipped when a recent
     /// prompt and answer already cover nearly all of it (the next question
-    /// of a session: the k sequences start from that entry).
+    /// of a session) or all of it (another action about the same state):
+    /// the k sequences start from that entry.
     fn prefill(&self, prompt: &str, cancel: &Cancel) -> Result<(), DebugError> {
         let Some(cut) = prompt.rfind(ACTION_SEP).filter(|&cut| cut > 0) else {
             return Ok(());
@@ -809,8 +810,15 @@ impl NeuralDebugger {
             .map(|texts| {
                 texts
                     .iter()
-                    .filter(|text| prefix.starts_with(text.as_str()))
-                    .map(String::len)
+                    .map(|text| {
+                        if text.starts_with(prefix) {
+                            prefix.len()
+                        } else if prefix.starts_with(text.as_str()) {
+                            text.len()
+                        } else {
+                            0
+                        }
+                    })
                     .max()
                     .unwrap_or(0)
             })
@@ -822,8 +830,9 @@ impl NeuralDebugger {
             max_len: Some(1),
             ..SamplingParams::deterministic()
         };
-        self.request(prefix.to_string(), Constraint::None, sampling, cancel)
-            .map(drop)
+        self.request(prefix.to_string(), Constraint::None, sampling, cancel)?;
+        self.remember_cached(prefix, std::iter::once(String::new()));
+        Ok(())
     }
 
     /// Notes that the prefix cache now holds `prompt` followed by each of
