@@ -159,28 +159,22 @@ fn half_precision_weights_load_and_answer() {
 fn sampled_questions_compute_a_new_prompt_once() {
     let debugger = default_model(48);
     let mut session = start_session(&debugger);
-    let before = debugger.requests();
-    let _ = debugger.candidates(&session, Action::StepInto, 2, &Cancel::new());
+    let sampled = |session: &Session, action| {
+        requests_sent(&debugger, || {
+            debugger.candidates(session, action, 2, &Cancel::new())
+        })
+    };
+    let (_, sent) = sampled(&session, Action::StepInto);
+    assert_eq!(sent, 2, "a prefill, then the k samples");
+    let (_, sent) = sampled(&session, Action::StepReturn);
     assert_eq!(
-        debugger.requests() - before,
-        2,
-        "a prefill, then the k samples"
-    );
-    let before = debugger.requests();
-    let _ = debugger.candidates(&session, Action::StepReturn, 2, &Cancel::new());
-    assert_eq!(
-        debugger.requests() - before,
-        1,
+        sent, 1,
         "another action about the same state starts from the prefilled entry"
     );
-
-    let before = debugger.requests();
-    let greedy = debugger.next(&session, Action::StepOver, &Cancel::new());
-    assert_eq!(
-        debugger.requests() - before,
-        1,
-        "one answer needs no prefill"
-    );
+    let (greedy, sent) = requests_sent(&debugger, || {
+        debugger.next(&session, Action::StepOver, &Cancel::new())
+    });
+    assert_eq!(sent, 1, "one answer needs no prefill");
     // The first step_over from the entry call, which the default model
     // answers with a line of the function (an exit would end the session).
     let state = greedy.expect("the default model's greedy answer parses");
@@ -192,20 +186,23 @@ fn sampled_questions_compute_a_new_prompt_once() {
         action: Action::StepOver,
         state,
     });
-    let before = debugger.requests();
-    let next = debugger.candidates(&session, Action::StepOver, 2, &Cancel::new());
+    let (next, sent) = sampled(&session, Action::StepOver);
     assert_eq!(
-        debugger.requests() - before,
-        1,
+        sent, 1,
         "the next question of the session starts from the cached answer: {next:?}"
     );
-    let before = debugger.requests();
-    let _ = debugger.candidates(&session, Action::StepInto, 2, &Cancel::new());
+    let (_, sent) = sampled(&session, Action::StepInto);
     assert_eq!(
-        debugger.requests() - before,
-        1,
+        sent, 1,
         "another action about the same state starts from the same entry"
     );
+}
+
+/// What `ask` returned, and how many requests it sent to the engine.
+fn requests_sent<T>(debugger: &NeuralDebugger, ask: impl FnOnce() -> T) -> (T, usize) {
+    let before = debugger.requests();
+    let answer = ask();
+    (answer, debugger.requests() - before)
 }
 
 #[test]
@@ -213,13 +210,10 @@ fn repeated_questions_are_answered_from_the_cache() {
     let debugger = tiny();
     let session = start_session(debugger);
     let first = debugger.next(&session, Action::StepOver, &Cancel::new());
-    let requests = debugger.requests();
-    let second = debugger.next(&session, Action::StepOver, &Cancel::new());
-    assert_eq!(
-        debugger.requests(),
-        requests,
-        "no new request for a cached answer"
-    );
+    let (second, sent) = requests_sent(debugger, || {
+        debugger.next(&session, Action::StepOver, &Cancel::new())
+    });
+    assert_eq!(sent, 0, "no new request for a cached answer");
     match (first, second) {
         (Ok(a), Ok(b)) => assert_eq!(a, b),
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
