@@ -410,6 +410,9 @@ pub fn suggest(
                         let origin = first_round_origin(wanted, &arguments);
                         search.push_values(arguments, origin);
                     }
+                    if let Some(arguments) = spread_items(wanted, arity, &hints) {
+                        search.push_values(arguments, Origin::Generated);
+                    }
                     for (arguments, how) in derived {
                         search.push_values(arguments, Origin::Derived(how));
                     }
@@ -726,6 +729,9 @@ fn initial_candidates(
                     .take(2),
             );
         }
+        // What the output itself offers a parameter of this type comes
+        // before the fillers: the output is usually made of the inputs.
+        pool.extend(output_material(wanted, &kinds));
         let fillers: Vec<Value> = if kinds.is_empty() {
             vec![
                 Value::Str(String::new()),
@@ -739,7 +745,7 @@ fn initial_candidates(
                 .flat_map(|kind| match kind {
                     Kind::Str => vec![Value::Str(String::new()), Value::Str("a".into())],
                     Kind::List => vec![Value::List(Vec::new()), Value::List(vec![Value::Int(1)])],
-                    Kind::Int => vec![Value::Int(0), Value::Int(1)],
+                    Kind::Int => vec![Value::Int(0), Value::Int(1), Value::Int(-1)],
                     Kind::Dict => vec![Value::Dict(Vec::new())],
                     _ => Vec::new(),
                 })
@@ -753,30 +759,6 @@ fn initial_candidates(
                 .take(4)
                 .cloned(),
         );
-        if kinds.contains(&Kind::List) {
-            if let Value::Str(_) = wanted {
-                pool.push(Value::List(wanted.elements()));
-            }
-        }
-        if kinds.contains(&Kind::Str) {
-            if let Value::List(items) = wanted {
-                let texts: Option<String> = items
-                    .iter()
-                    .map(|item| match item {
-                        Value::Str(text) => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                if let Some(joined) = texts {
-                    pool.push(Value::Str(joined));
-                }
-            }
-        }
-        if kinds.contains(&Kind::Int) {
-            if let Some(len) = wanted.len() {
-                pool.push(Value::Int(len as i128));
-            }
-        }
         let mut unique: Vec<Value> = Vec::new();
         for value in pool {
             if !unique.contains(&value) {
@@ -790,7 +772,7 @@ fn initial_candidates(
     for pool in &pools {
         let mut next = Vec::new();
         for combo in &combos {
-            for index in 0..pool.len().min(6) {
+            for index in 0..pool.len().min(8) {
                 let mut extended = combo.clone();
                 extended.push(index);
                 next.push(extended);
@@ -812,6 +794,107 @@ fn initial_candidates(
         })
         .take(MAX_INITIAL)
         .collect()
+}
+
+/// Values for a parameter of `kinds` (a known type only) read off the
+/// output: its string items and keys, its items joined, its numbers'
+/// extremes and lengths, its items flattened, its keys and values as lists.
+fn output_material(wanted: &Value, kinds: &[Kind]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let items = wanted.elements();
+    let strings: Option<Vec<&str>> = match wanted {
+        Value::List(items) | Value::Tuple(items) => items
+            .iter()
+            .map(|item| match item {
+                Value::Str(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    };
+    if kinds.contains(&Kind::Str) {
+        if let Some(strings) = &strings {
+            out.push(Value::Str(strings.concat()));
+            out.push(Value::Str(strings.join(" ")));
+        }
+        if let Value::Dict(pairs) = wanted {
+            out.extend(
+                pairs
+                    .iter()
+                    .filter(|(key, _)| key.kind() == Kind::Str)
+                    .map(|(key, _)| key.clone())
+                    .take(2),
+            );
+        }
+    }
+    if kinds.contains(&Kind::Int) {
+        if matches!(wanted, Value::List(_) | Value::Tuple(_)) {
+            let numbers: Vec<i128> = items
+                .iter()
+                .filter_map(|item| match item {
+                    Value::Int(n) => Some(*n),
+                    _ => None,
+                })
+                .collect();
+            out.extend(numbers.first().map(|&n| Value::Int(n)));
+            out.extend(numbers.iter().max().map(|&n| Value::Int(n)));
+            out.extend(numbers.iter().min().map(|&n| Value::Int(n)));
+            out.extend(
+                items
+                    .first()
+                    .and_then(Value::len)
+                    .map(|n| Value::Int(n as i128)),
+            );
+        }
+        if let Some(len) = wanted.len() {
+            out.push(Value::Int(len as i128));
+        }
+    }
+    if kinds.contains(&Kind::List) {
+        match wanted {
+            Value::Dict(pairs) => {
+                out.push(Value::List(pairs.iter().map(|(k, _)| k.clone()).collect()));
+                out.push(Value::List(pairs.iter().map(|(_, v)| v.clone()).collect()));
+            }
+            Value::List(items) if items.iter().all(|item| matches!(item, Value::List(_))) => {
+                out.push(Value::List(
+                    items.iter().flat_map(Value::elements).collect(),
+                ));
+            }
+            Value::Tuple(items) => {
+                out.extend(
+                    items
+                        .iter()
+                        .filter(|item| item.kind() == Kind::List)
+                        .take(1)
+                        .cloned(),
+                );
+                out.push(Value::List(items.clone()));
+            }
+            Value::Str(_) => out.push(Value::List(items.clone())),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+                out.push(Value::List(vec![wanted.clone()]));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The output's items as the arguments, one each, when there are as many
+/// as parameters and their types allow them (`f(a, b, c)` returning the
+/// three of them sorted, swapped or clamped).
+fn spread_items(wanted: &Value, arity: usize, hints: &[Vec<Kind>]) -> Option<Vec<Value>> {
+    let items = match wanted {
+        Value::List(items) | Value::Tuple(items) if arity >= 2 && items.len() == arity => items,
+        _ => return None,
+    };
+    let allowed = items.iter().enumerate().all(|(position, item)| {
+        hints
+            .get(position)
+            .is_none_or(|kinds| kinds.is_empty() || kinds.contains(&item.kind()))
+    });
+    allowed.then(|| items.clone())
 }
 
 /// Most candidates of the first round that undo a transformation.
@@ -1166,5 +1249,40 @@ fn run_one(
             ),
         },
         Err(error) => Outcome::Undecided(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn literal(text: &str) -> Value {
+        parse_literal(text).unwrap()
+    }
+
+    #[test]
+    fn the_output_offers_each_parameter_values_of_its_type() {
+        let words = literal("['tea', 'for']");
+        assert!(output_material(&words, &[Kind::Str]).contains(&literal("'tea for'")));
+        assert!(output_material(&words, &[Kind::Int]).contains(&literal("3")));
+        let chunks = literal("[[1, 2], [3]]");
+        assert!(output_material(&chunks, &[Kind::List]).contains(&literal("[1, 2, 3]")));
+        let table = literal("{'x': 1, 'y': 2}");
+        let lists = output_material(&table, &[Kind::List]);
+        assert!(lists.contains(&literal("['x', 'y']")) && lists.contains(&literal("[1, 2]")));
+        assert!(output_material(&table, &[Kind::Str]).contains(&literal("'x'")));
+        // Nothing is offered to a parameter of unknown type.
+        assert!(output_material(&words, &[]).is_empty());
+    }
+
+    #[test]
+    fn the_output_items_become_the_arguments_when_they_fit() {
+        let sorted = literal("(-2, 4, 9)");
+        assert_eq!(
+            spread_items(&sorted, 3, &[vec![], vec![Kind::Int], vec![]]),
+            Some(vec![literal("-2"), literal("4"), literal("9")])
+        );
+        assert_eq!(spread_items(&sorted, 2, &[]), None);
+        assert_eq!(spread_items(&sorted, 3, &[vec![Kind::Str]]), None);
     }
 }

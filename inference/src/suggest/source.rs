@@ -362,6 +362,27 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         if before == Some("[") && after == Some("]") {
             add(name, Kind::Int);
         }
+        // A slice's bound or step (`s[:n]`, `xs[a:b]`, `xs[::k]`).
+        if matches!(before, Some("[" | ":"))
+            && matches!(after, Some(":" | "]"))
+            && (before == Some(":") || after == Some(":"))
+        {
+            add(name, Kind::Int);
+        }
+        // An order comparison (`x < n`, `len(s) >= n`): mostly numbers.
+        let ordered = ["<", ">", "<=", ">="];
+        if after.is_some_and(|p| ordered.contains(&p))
+            || before.is_some_and(|p| ordered.contains(&p))
+        {
+            add(name, Kind::Int);
+        }
+        // The arguments of string methods whose parameters have one type:
+        // `s.find(sub)`, `s.split(sep, n)`, `s.rjust(width, fill)`.
+        if before == Some("(") || before == Some(",") {
+            if let Some(kind) = string_method_argument(&tokens, index) {
+                add(name, kind);
+            }
+        }
         if name == "range" && punct_at(index + 1) == Some("(") {
             let mut depth = 0i32;
             for token in &tokens[index + 1..] {
@@ -380,6 +401,52 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         }
     }
     hints
+}
+
+/// The type of a bare-name argument at `index` of a string method's call
+/// (`text.find(sub)`: a string; `s.rjust(n, ch)`: a number, then a string),
+/// when the method is one only strings have and the argument is a name on
+/// its own (`name,` or `name)`).
+fn string_method_argument(tokens: &[Token], index: usize) -> Option<Kind> {
+    let punct = |at: usize| match tokens.get(at) {
+        Some(Token::Punct(p)) => Some(p.as_str()),
+        _ => None,
+    };
+    if !matches!(punct(index + 1), Some("," | ")")) {
+        return None;
+    }
+    // Back to the call's `(`, counting the arguments before this one.
+    let mut position = 0;
+    let mut depth = 0i32;
+    let mut at = index;
+    while at > 0 {
+        at -= 1;
+        match punct(at) {
+            Some(")" | "]" | "}") => depth += 1,
+            Some("(" | "[" | "{") if depth > 0 => depth -= 1,
+            Some("(") => break,
+            Some("[" | "{") => return None,
+            Some(",") if depth == 0 => position += 1,
+            _ => {}
+        }
+    }
+    if punct(at) != Some("(") || at < 2 || punct(at - 2) != Some(".") {
+        return None;
+    }
+    let Some(Token::Name(method)) = tokens.get(at - 1) else {
+        return None;
+    };
+    let kinds: &[Kind] = match method.as_str() {
+        "find" | "rfind" | "rindex" => &[Kind::Str, Kind::Int, Kind::Int],
+        "split" | "rsplit" => &[Kind::Str, Kind::Int],
+        "startswith" | "endswith" | "partition" | "rpartition" | "removeprefix"
+        | "removesuffix" | "strip" | "lstrip" | "rstrip" => &[Kind::Str],
+        "replace" => &[Kind::Str, Kind::Str, Kind::Int],
+        "rjust" | "ljust" | "center" => &[Kind::Int, Kind::Str],
+        "zfill" | "expandtabs" => &[Kind::Int],
+        _ => &[],
+    };
+    kinds.get(position).copied()
 }
 
 #[cfg(test)]
@@ -441,5 +508,33 @@ print(f(\"(\", 2, ['a)']))
         let parameters: Vec<String> = ["text", "n", "items"].map(String::from).to_vec();
         let hints = type_hints(SOURCE, &span(), &parameters);
         assert_eq!(hints, [vec![Kind::Str], vec![Kind::Int], vec![Kind::List]]);
+    }
+
+    #[test]
+    fn slices_order_comparisons_and_string_method_arguments_give_types() {
+        let source = "\
+def g(text, width, sub, fill, lo, step, other):
+    head = text[:width]
+    if len(text) < lo:
+        return text.rjust(width, fill)
+    return text.find(sub), text[::step], other
+";
+        let span = function_spans(source)[0].clone();
+        let parameters: Vec<String> = ["text", "width", "sub", "fill", "lo", "step", "other"]
+            .map(String::from)
+            .to_vec();
+        let hints = type_hints(source, &span, &parameters);
+        assert_eq!(
+            hints,
+            [
+                vec![Kind::Str],
+                vec![Kind::Int],
+                vec![Kind::Str],
+                vec![Kind::Str],
+                vec![Kind::Int],
+                vec![Kind::Int],
+                vec![],
+            ]
+        );
     }
 }
