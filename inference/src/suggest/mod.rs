@@ -729,9 +729,6 @@ fn initial_candidates(
                     .take(2),
             );
         }
-        // What the output itself offers a parameter of this type comes
-        // before the fillers: the output is usually made of the inputs.
-        pool.extend(output_material(wanted, &kinds));
         let fillers: Vec<Value> = if kinds.is_empty() {
             vec![
                 Value::Str(String::new()),
@@ -751,6 +748,15 @@ fn initial_candidates(
                 })
                 .collect()
         };
+        // A later parameter's plainest value ('', 0, []) comes first: it
+        // is often a switch that leaves the first argument as it is.
+        if position > 0 && !kinds.is_empty() {
+            pool.extend(fillers.first().cloned());
+        }
+        // Then what the output itself offers a parameter of this type,
+        // before the other fillers: the output is usually made of the
+        // inputs.
+        pool.extend(output_material(wanted, &kinds));
         pool.extend(fillers);
         pool.extend(
             literals
