@@ -702,7 +702,8 @@ fn arguments_text(values: &[Value]) -> String {
 const MAX_INITIAL: usize = 10;
 
 /// The first round: for each argument a pool of values its type hints
-/// allow (the output, its items, fillers, the function's literals), then
+/// allow (the output, its items, what the output offers its type
+/// ([`output_material`]), fillers, the function's literals), then
 /// the combinations with the best-ranked choices first.
 fn initial_candidates(
     wanted: &Value,

@@ -284,7 +284,9 @@ const DICT_METHODS: &[&str] = &[
 
 /// The kinds each parameter's uses in the function suggest, by name: an
 /// annotation (`x: str`), a method only one type has (`x.lower()`), a
-/// number's operations (`x % 2`, `range(x)`, `a[x]`).
+/// number's operations (`x % 2`, `range(x)`, `a[x]`, a slice bound `s[:x]`,
+/// an order comparison `x < n`), an argument of a string method
+/// (`s.find(x)`, `s.rjust(x, y)`).
 pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> Vec<Vec<Kind>> {
     let tokens = tokens(&function_text(source, span));
     let mut hints: Vec<Vec<Kind>> = vec![Vec::new(); parameters.len()];
