@@ -1091,5 +1091,6 @@ def main():
             'output': output,
         }) + '\n')
 
+
 if __name__ == '__main__':
     main()
