@@ -392,6 +392,38 @@ impl Drop for InFlight {
     }
 }
 
+/// Stops a request nobody waits for any more and drains its answer.
+///
+/// mistral.rs 0.8.1 has no per-request cancel for a non-streaming request;
+/// its engine-wide stop flag cancels every running sequence, so it is
+/// raised only while this is the process's only generation. The scheduler
+/// honours the flag only at a step where no sequence waits (and clears it
+/// then): the k sequences of a sampled request can sit in two length
+/// buckets, one waiting while the other generates, and a flag raised once
+/// then goes unread until the first bucket has finished (15 s of k = 8
+/// samples on two cores, seen in `ndb eval --task input --sources both`).
+/// So it is raised again every few milliseconds until the answer arrives,
+/// then cleared. The caller does not wait for any of this: a cancelled
+/// question returns at once, whatever the engine is doing.
+async fn stop_and_drain(mut receiver: tokio::sync::mpsc::Receiver<Response>, _counted: InFlight) {
+    let mut raised = false;
+    loop {
+        if IN_FLIGHT.load(Ordering::SeqCst) == 1 {
+            mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(true, Ordering::SeqCst);
+            raised = true;
+        }
+        tokio::select! {
+            // One answer (a k-sample request answers once), or the engine
+            // dropped the request.
+            _ = receiver.recv() => break,
+            () = tokio::time::sleep(std::time::Duration::from_millis(10)) => {}
+        }
+    }
+    if raised {
+        mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(false, Ordering::SeqCst);
+    }
+}
+
 impl Drop for NeuralDebugger {
     fn drop(&mut self) {
         // Dropping a runtime may block; inside another runtime that panics.
@@ -704,8 +736,9 @@ impl NeuralDebugger {
         }
     }
 
-    /// One completion request to the engine, stopped at its next step when
-    /// `cancel` is set while it runs.
+    /// One completion request to the engine. When `cancel` is set while it
+    /// runs, this returns `Cancelled` at once and the engine is told to stop
+    /// it ([`stop_and_drain`]).
     fn request(
         &self,
         prompt: String,
@@ -749,30 +782,24 @@ impl NeuralDebugger {
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                 }
             };
-            let response = tokio::select! {
-                response = receiver.recv() => response,
+            tokio::select! {
+                response = receiver.recv() => response
+                    .map(Some)
+                    .ok_or_else(|| "the model engine dropped the request".to_string()),
                 () = cancelled => {
-                    // Stop the generation at its next step instead of
-                    // waiting for it. The engine's stop flag is for every
-                    // running sequence, so only when this is the only one;
-                    // and it is cleared once the answer is back (set after
-                    // the sequence had ended, it would stop the next one).
-                    let stop = IN_FLIGHT.load(Ordering::SeqCst) == 1;
-                    if stop {
-                        mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(true, Ordering::SeqCst);
-                    }
-                    let response = receiver.recv().await;
-                    if stop {
-                        mistralrs_core::TERMINATE_ALL_NEXT_STEP.store(false, Ordering::SeqCst);
-                    }
-                    response
+                    // The caller goes on at once; the engine is told to
+                    // stop, and the answer nobody waits for is drained.
+                    tokio::spawn(stop_and_drain(receiver, InFlight::start()));
+                    Ok(None)
                 }
-            };
-            response.ok_or_else(|| "the model engine dropped the request".to_string())
+            }
         })
         .map_err(DebugError::Panicked)?
         .map_err(DebugError::Engine)?;
         self.requests.fetch_add(1, Ordering::Relaxed);
+        let Some(response) = response else {
+            return Err(DebugError::Cancelled);
+        };
         if cancel.is_cancelled() {
             // A stopped generation's partial answer is nobody's.
             return Err(DebugError::Cancelled);

@@ -442,9 +442,9 @@ pub fn suggest(
             add_run_notes(&search, &mut notes);
             Ok(search.report(request, stop, runs, started, pending.candidates, notes))
         })();
-        // Whatever ended the search, the model stops too: at the end of
-        // its current request (the model checks cancellation between
-        // requests), which the scope waits for.
+        // Whatever ended the search, the model stops too: a cancelled
+        // request returns at once (the engine is told to stop it in the
+        // background), so the scope's wait for the model's thread is short.
         model_cancel.cancel();
         result
     });
