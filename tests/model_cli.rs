@@ -337,6 +337,10 @@ fn next_state_eval_agrees_with_the_training_scorer() {
             "5",
             "--summary",
             summary.to_str().unwrap(),
+            // The training scorer computes in float32; the default 8-bit
+            // weights are compared with it in the model card instead.
+            "--weights",
+            "f32",
         ],
         None,
     ));

@@ -4,7 +4,7 @@
 //! and k = 8).
 //!
 //! `cargo bench --workspace --profile dev --bench model [-- [--weights f32|f16|q8|q4] [MODEL_PATH]]`
-//! (default: the shipped default model, f32). Prints figures; asserts
+//! (default: the shipped default model, q8). Prints figures; asserts
 //! nothing.
 
 use std::time::Instant;
@@ -42,7 +42,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut path = None;
-    let mut weights = Weights::F32;
+    let mut weights = Weights::default();
     let mut index = 0;
     while index < args.len() {
         if args[index] == "--weights" && index + 1 < args.len() {

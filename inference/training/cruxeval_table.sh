@@ -7,7 +7,8 @@
 # MODEL is anything `ndb --model` takes ("default" for the shipped one).
 # Writes OUT_DIR/<run>.jsonl (predictions), OUT_DIR/<run>.log (stderr) and
 # prints one line per run: `run<TAB>pass@1 line`. LIMIT takes the first
-# LIMIT problems only; RUNS (space-separated names, default all) picks runs.
+# LIMIT problems only; RUNS (space-separated names, default all) picks runs;
+# WEIGHTS (f32, q8, ...) sets the weight format (default: ndb's).
 # Runs the problems' code (scoring, --verify).
 set -euo pipefail
 model="${1:?usage: cruxeval_table.sh MODEL PROBLEMS.jsonl OUT_DIR [LIMIT]}"
@@ -18,6 +19,7 @@ ndb="${NDB:-$(dirname "$0")/../../target/debug/ndb}"
 mkdir -p "$out"
 model_args=()
 [ "$model" != "default" ] && model_args=(--model "$model")
+[ -n "${WEIGHTS:-}" ] && model_args+=(--weights "$WEIGHTS")
 head -n "$limit" "$problems" > "$out/problems.jsonl"
 
 only="${RUNS:-}"
