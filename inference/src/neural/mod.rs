@@ -459,6 +459,10 @@ where
     })
 }
 
+/// Tokens the engine may add to a prompt's own (a start of sequence), kept
+/// free when a prompt's length in bytes is taken as a bound on its tokens.
+const PROMPT_MARGIN_TOKENS: usize = 8;
+
 /// Answers kept (each a few candidate states).
 const CACHE_LIMIT: usize = 4096;
 
@@ -720,6 +724,15 @@ impl NeuralDebugger {
         let mut skip = 0;
         let mut text = full;
         loop {
+            // A byte-level tokenizer writes at least one byte per token, so
+            // a prompt of fewer bytes than the budget fits without asking
+            // the engine, which may be busy for seconds finishing a
+            // cancelled generation (`stop_and_drain`) and cannot be
+            // interrupted while it counts. The margin covers the tokens
+            // the engine may add (a start of sequence).
+            if text.len() + PROMPT_MARGIN_TOKENS <= budget {
+                return Ok((text, skip));
+            }
             let tokens = self.count_tokens(&text)?;
             if tokens <= budget {
                 return Ok((text, skip));
