@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The default model's long training run, a session at a time, on the CPU:
 # the same dataset every time (made once, deterministically: generated
-# programs and real code with its own inputs), one LoRA run of SmolLM2-135M
+# programs and real code with its own inputs; since step 1,128 the wider
+# one below, see campaign/README.md), one LoRA run of SmolLM2-135M
 # whose schedule spans --max-steps, stopped after --session-minutes with a
 # checkpoint and continued exactly by running this again. Whenever the
 # held-out exact match improves, the adapter lands in OUT/run/best/.
@@ -44,15 +45,28 @@ mkdir -p "$out/programs"
 
 if [ ! -f "$out/data/manifest.json" ]; then
     echo "campaign: making the dataset (once)" >&2
+    # The first 1,000 programs (seed 1, the run's data to step 1,128) and
+    # 6,000 more (seed 2): seven times the programs, one random forward
+    # trajectory per call instead of two, so the model sees more functions
+    # and fewer walks of each.
     "$ndb" data programs --programs 1000 --seed 1 > "$out/programs/generated.jsonl"
-    python3 "$here/cruxeval_guard.py" --cruxeval "$cruxeval" "$out/programs/generated.jsonl"
+    "$ndb" data programs --programs 6000 --seed 2 > "$out/programs/generated2.jsonl"
+    python3 "$here/cruxeval_guard.py" --cruxeval "$cruxeval" "$out/programs/generated.jsonl" \
+        "$out/programs/generated2.jsonl"
     python3 -c 'import algorithms' 2>/dev/null \
         || python3 -m pip install --quiet --no-deps 'algorithms==1.0.1'
     python3 "$here/code_corpus.py" --stdlib --package algorithms --variants 2 --seed 1 \
         --guard "$cruxeval" > "$out/programs/real.jsonl"
-    "$ndb" data generate --out "$out/data.partial" --corpus "$out/programs/generated.jsonl" \
-        --corpus "$out/programs/real.jsonl" --programs 1000000 \
-        --workers "${NDB_WORKERS:-2}" --seed 1 --heldout-share 0.05
+    if [ ! -f "$out/data.raw/manifest.json" ]; then
+        "$ndb" data generate --out "$out/data.raw.partial" --corpus "$out/programs/generated.jsonl" \
+            --corpus "$out/programs/generated2.jsonl" --corpus "$out/programs/real.jsonl" \
+            --programs 1000000 --workers "${NDB_WORKERS:-2}" --seed 1 --heldout-share 0.05 \
+            --forward 1 --inverse 2
+        mv "$out/data.raw.partial" "$out/data.raw"
+    fi
+    # One random order per split: the generator writes a program's ~25
+    # trajectories together, and a session reads only a few thousand records.
+    python3 "$here/shuffle_data.py" "$out/data.raw" "$out/data.partial" --seed 1
     mv "$out/data.partial" "$out/data"
 fi
 
