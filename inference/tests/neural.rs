@@ -279,18 +279,25 @@ fn a_request_cancelled_while_generating_stops_and_the_next_is_answered() {
     }
 }
 
-/// The engine's stop flag is one for the whole process: a cancel on one
-/// model while another model of the process generates must stop only its
-/// own request. The other's answer is whole (never a partial answer parsed
-/// as a malformed one), and the cancelled one says it was cancelled.
-#[test]
-fn a_cancel_stops_only_its_own_request_when_two_models_generate() {
+/// Two tiny models in one process (one engine-wide stop flag), each
+/// answering up to 256 tokens: long enough for a cancel to land mid-answer.
+fn two_tiny_models() -> (NeuralDebugger, NeuralDebugger) {
     let spec = || ModelSpec {
         max_new_tokens: 256,
         ..ModelSpec::default()
     };
     let ours = load(tiny_model(&[]), spec()).unwrap();
     let theirs = load(tiny_model(&[]), spec()).unwrap();
+    (ours, theirs)
+}
+
+/// The engine's stop flag is one for the whole process: a cancel on one
+/// model while another model of the process generates must stop only its
+/// own request. The other's answer is whole (never a partial answer parsed
+/// as a malformed one), and the cancelled one says it was cancelled.
+#[test]
+fn a_cancel_stops_only_its_own_request_when_two_models_generate() {
+    let (ours, theirs) = two_tiny_models();
     let session = start_session(&ours);
     for _ in 0..3 {
         ours.clear_cache();
@@ -326,12 +333,7 @@ fn a_cancel_stops_only_its_own_request_when_two_models_generate() {
 fn a_cancelled_question_returns_while_its_generation_still_runs() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
-    let spec = || ModelSpec {
-        max_new_tokens: 256,
-        ..ModelSpec::default()
-    };
-    let ours = load(tiny_model(&[]), spec()).unwrap();
-    let theirs = load(tiny_model(&[]), spec()).unwrap();
+    let (ours, theirs) = two_tiny_models();
     let session = start_session(&ours);
     let busy = AtomicBool::new(true);
     std::thread::scope(|scope| {
