@@ -479,6 +479,18 @@ fn watch(
             return Ok(Ending::Malformed);
         }
         if let Some(status) = child.try_wait()? {
+            // The reader stops at the output limit and closes the pipe, and
+            // the child may die of that before its last messages are taken
+            // here: what is queued decides how the run ended.
+            while let Ok(message) = receiver.try_recv() {
+                collected.take(message);
+            }
+            if collected.limit_reached {
+                return Ok(Ending::ProtocolLimit);
+            }
+            if collected.malformed.is_some() {
+                return Ok(Ending::Malformed);
+            }
             return Ok(Ending::Exited(status));
         }
         if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
@@ -922,6 +934,29 @@ impl Drop for TempDirectory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_child_that_died_after_the_output_limit_ended_at_the_limit() {
+        // The race CI met: the reader hit the limit and closed the pipe, the
+        // child died of it, and the watcher saw the exit while the limit
+        // message still waited behind others in the channel.
+        let mut child = ChildGuard {
+            child: Command::new("true").spawn().expect("`true` runs"),
+            reaped: false,
+        };
+        child.child.wait().expect("`true` ends");
+        let (sender, receiver) = mpsc::channel();
+        for _ in 0..100 {
+            sender
+                .send(ReaderMessage::Line(ProtocolLine::Ready))
+                .unwrap();
+        }
+        sender.send(ReaderMessage::LimitReached).unwrap();
+        drop(sender);
+        let mut collected = Collected::default();
+        let ending = watch(&mut child, &receiver, &mut collected, None).unwrap();
+        assert!(matches!(ending, Ending::ProtocolLimit));
+    }
 
     #[test]
     fn script_fits_in_one_command_line_argument() {
