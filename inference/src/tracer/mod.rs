@@ -470,6 +470,15 @@ fn watch(
                 Err(RecvTimeoutError::Disconnected) => reader_done = true,
             }
         }
+        let exited = child.try_wait()?;
+        if exited.is_some() {
+            // The reader stops at the output limit and closes the pipe, and
+            // the child may die of that before its last messages are taken
+            // here: what is queued decides how the run ended.
+            while let Ok(message) = receiver.try_recv() {
+                collected.take(message);
+            }
+        }
         if collected.limit_reached {
             child.kill();
             return Ok(Ending::ProtocolLimit);
@@ -478,19 +487,7 @@ fn watch(
             child.kill();
             return Ok(Ending::Malformed);
         }
-        if let Some(status) = child.try_wait()? {
-            // The reader stops at the output limit and closes the pipe, and
-            // the child may die of that before its last messages are taken
-            // here: what is queued decides how the run ended.
-            while let Ok(message) = receiver.try_recv() {
-                collected.take(message);
-            }
-            if collected.limit_reached {
-                return Ok(Ending::ProtocolLimit);
-            }
-            if collected.malformed.is_some() {
-                return Ok(Ending::Malformed);
-            }
+        if let Some(status) = exited {
             return Ok(Ending::Exited(status));
         }
         if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
