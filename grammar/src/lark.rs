@@ -32,10 +32,13 @@
 //!   only name real lines. A source without any non-blank line falls back to
 //!   any one-line text.
 
+use crate::state::source_lines;
+use crate::text::resolve_breakpoint;
 use crate::text::{
     ACTION_SEP, ARG_SEP, BREAKPOINT, CONTINUE, FRAME_SEP, INV_STEP_CALL, INV_STEP_INTO,
     INV_STEP_OVER, STEP_INTO, STEP_OVER, STEP_RETURN, TRACE_CONTEXT_START, TRACE_END,
 };
+use crate::trajectory::TextAction;
 
 /// The rules and terminals of a locals object and a JSON string value.
 const VALUES: &str = r#"locals: "{" SP? (pair (SP? "," SP? pair)*)? SP? "}"
@@ -72,6 +75,39 @@ pub fn state_grammar(source: Option<&str>, inverse: bool) -> String {
     });
     grammar.push_str(VALUES);
     grammar.push_str(&src_terminal(source));
+    grammar.push('\n');
+    grammar
+}
+
+/// The grammar of the state after `action`: [`state_grammar`], narrowed to
+/// the stops pdb can make for it. A breakpoint (`tbreak L`, `continue`)
+/// stops only at a `line` event on its own line, at any depth, or at the
+/// run's exit, so the answer is one of those, on the line the breakpoint
+/// names ([`resolve_breakpoint`]); the model still writes the locals, or
+/// which exit. Every other action keeps the whole forward or inverse
+/// grammar (`step_return` from a `return` stop or in a generator can stop
+/// anywhere).
+pub fn answer_grammar(source: Option<&str>, action: &TextAction) -> String {
+    let TextAction::Breakpoint { src, occurrence } = action else {
+        return state_grammar(source, action.is_inverse());
+    };
+    let line = source.and_then(|source| {
+        let number = resolve_breakpoint(source, src, *occurrence)?;
+        source_lines(source).nth(number as usize - 1)
+    });
+    let mut grammar = String::new();
+    grammar.push_str("// The state after a breakpoint: a stop on its line, or the exit.\n");
+    grammar.push_str(&format!(
+        "start: state end?\nend: {ACTION_SEP} | {TRACE_END}\n"
+    ));
+    grammar.push_str(BREAKPOINT_STATES);
+    grammar.push_str(VALUES);
+    grammar.push_str(&match line {
+        Some(line) => src_alternatives(&[line]),
+        // A breakpoint on no line of the source (or no source): any line,
+        // as in [`state_grammar`].
+        None => src_terminal(source),
+    });
     grammar.push('\n');
     grammar
 }
@@ -177,6 +213,14 @@ const FORWARD_STATES: &str = concat!(
     "exit_state: <|exit_normal|> | <|exit_error|> | <|exit_never|>\n",
 );
 
+/// The stops of a breakpoint: its line (`SRC` is narrowed to it) or the
+/// exit. The rules are [`FORWARD_STATES`]' own.
+const BREAKPOINT_STATES: &str = concat!(
+    "state: line_state | exit_state\n",
+    "line_state: <|line_sep|> <|arg_sep|> locals <|src_sep|> SRC\n",
+    "exit_state: <|exit_normal|> | <|exit_error|> | <|exit_never|>\n",
+);
+
 const INVERSE_STATES: &str = concat!(
     "state: inv_call_state | inv_line_state | inv_line_call_state | inv_return_state\n",
     "    | inv_exception_state | <|inv_exit_entry|>\n",
@@ -189,9 +233,15 @@ const INVERSE_STATES: &str = concat!(
 
 /// The `SRC` terminal: the source's distinct non-blank lines, or any line.
 fn src_terminal(source: Option<&str>) -> String {
-    let Some(source) = source else {
+    let lines = source.map_or_else(Vec::new, distinct_lines);
+    if lines.is_empty() {
         return ANY_SRC.to_string();
-    };
+    }
+    src_alternatives(&lines)
+}
+
+/// The source's distinct non-blank lines, in order, as written.
+fn distinct_lines(source: &str) -> Vec<&str> {
     let mut lines: Vec<&str> = Vec::new();
     for line in source.lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -199,9 +249,11 @@ fn src_terminal(source: Option<&str>) -> String {
             lines.push(line);
         }
     }
-    if lines.is_empty() {
-        return ANY_SRC.to_string();
-    }
+    lines
+}
+
+/// The `SRC` terminal as these lines, exactly.
+fn src_alternatives(lines: &[&str]) -> String {
     let alternatives: Vec<String> = lines.iter().map(|line| lark_string(line)).collect();
     format!("SRC: {}", alternatives.join("\n    | "))
 }
@@ -232,9 +284,9 @@ fn lark_string(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::text::{
-        EXCEPTION_SEP, EXIT_ERROR, EXIT_NEVER, EXIT_NORMAL, INV_CALL_SEP, INV_EXCEPTION_SEP,
-        INV_EXIT_ENTRY, INV_LINE_CALL_SEP, INV_LINE_SEP, INV_RETURN_SEP, LINE_SEP, RETURN_SEP,
-        SPECIAL_TOKENS,
+        CALL_SEP, EXCEPTION_SEP, EXIT_ERROR, EXIT_NEVER, EXIT_NORMAL, INV_CALL_SEP,
+        INV_EXCEPTION_SEP, INV_EXIT_ENTRY, INV_LINE_CALL_SEP, INV_LINE_SEP, INV_RETURN_SEP,
+        LINE_SEP, RETURN_SEP, SPECIAL_TOKENS,
     };
 
     /// The special tokens a grammar refers to.
@@ -315,6 +367,50 @@ mod tests {
             ]
         );
         assert!(state_grammar(Some(" \n\n"), false).contains(ANY_SRC));
+    }
+
+    #[test]
+    fn a_breakpoint_answers_on_its_own_lines_or_at_the_exit() {
+        let source = "def f(xs):\n    for x in xs:\n        if x:\n            continue\n        if xs:\n                continue\n    return 1\n";
+        let action = TextAction::Breakpoint {
+            src: "continue".to_string(),
+            occurrence: Some(2),
+        };
+        let grammar = answer_grammar(Some(source), &action);
+        let src: Vec<&str> = grammar
+            .lines()
+            .skip_while(|line| !line.starts_with("SRC:"))
+            .collect();
+        // The line the breakpoint names (its second `continue`), as written.
+        assert_eq!(src, [r#"SRC: "                continue""#]);
+        assert!(
+            grammar.contains("state: line_state | exit_state\n"),
+            "{grammar}"
+        );
+        for absent in [CALL_SEP, RETURN_SEP, EXCEPTION_SEP, INV_LINE_SEP] {
+            assert!(!grammar.contains(absent), "{absent} in {grammar}");
+        }
+        // Text that is no line of the source: any of its lines, as in the
+        // state grammar.
+        let elsewhere = TextAction::Breakpoint {
+            src: "print(x)".to_string(),
+            occurrence: None,
+        };
+        let grammar = answer_grammar(Some(source), &elsewhere);
+        assert!(
+            grammar.ends_with(&format!("{}\n", src_terminal(Some(source)))),
+            "{grammar}"
+        );
+        assert!(grammar.contains(r#"    | "    return 1""#), "{grammar}");
+        // Other actions keep the whole grammars.
+        assert_eq!(
+            answer_grammar(Some(source), &TextAction::StepReturn),
+            state_grammar(Some(source), false)
+        );
+        assert_eq!(
+            answer_grammar(Some(source), &TextAction::InvStepOver),
+            state_grammar(Some(source), true)
+        );
     }
 
     #[test]

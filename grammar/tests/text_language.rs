@@ -3,7 +3,7 @@
 //! (when llguidance is installed) a check that the grammars accept what the
 //! printer writes.
 
-use ndb_grammar::lark::{state_grammar, trajectory_grammar};
+use ndb_grammar::lark::{answer_grammar, state_grammar, trajectory_grammar};
 use ndb_grammar::text::{
     breakpoint_action, delta_possible, normalize_trajectory, parse_state, parse_trajectory,
     print_state, print_trajectory, prompt_prefix, resolve_breakpoint, SPECIAL_TOKENS,
@@ -797,6 +797,29 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
             r#"<|return_sep|><|src_sep|>    return total<|arg_sep|>6"#,
             "<|exit_normal|><|action_sep|><|step_into|>",
             "<|frame_sep|><|exit_normal|>",
+        ],
+    );
+
+    // After a breakpoint: a stop on its line (locals written freely) or an
+    // exit, nothing else.
+    let breakpoint = TextAction::Breakpoint {
+        src: "total += x".to_string(),
+        occurrence: Some(2),
+    };
+    cases.case(
+        &answer_grammar(Some(SUM_SOURCE), &breakpoint),
+        &[
+            r#"<|line_sep|><|arg_sep|>{"xs": "[1, 2]", "total": "1", "x": "1"}<|src_sep|>        total += x"#.into(),
+            r#"<|line_sep|><|arg_sep|>{"total": "3"}<|src_sep|>        total += x<|action_sep|>"#.into(),
+            "<|exit_normal|>".into(),
+            "<|exit_never|><|trace_end|>".into(),
+        ],
+        &[
+            "<|line_sep|><|arg_sep|>{}<|src_sep|>    total = 0",
+            "<|line_sep|><|arg_sep|>{}<|src_sep|>    for x in xs:",
+            r#"<|return_sep|><|src_sep|>    return total<|arg_sep|>6"#,
+            r#"<|call_sep|><|src_sep|>def f(xs):<|arg_sep|>{"xs": "[]"}"#,
+            r#"<|exception_sep|><|src_sep|>        total += x<|arg_sep|>"TypeError()""#,
         ],
     );
 

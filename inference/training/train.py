@@ -98,6 +98,10 @@ def parse_args(argv=None):
     parser.add_argument("--export-adapter", metavar="DIR",
                         help="when this invocation stops before the run's end, also write the "
                              "current adapter to DIR (as OUT/best/ holds the best one)")
+    parser.add_argument("--extend", action="store_true",
+                        help="resume a checkpoint made with a shorter --max-steps (a finished run "
+                             "included): training goes on from its step, the cosine stretched to the "
+                             "new length from where the run stands")
     parser.add_argument("--adopt-data", action="store_true",
                         help="resume a checkpoint made on other data (its digest differs): go on from "
                              "its step and data position; the log records the change")
@@ -304,6 +308,15 @@ def main(argv=None):
     if os.path.exists(checkpoint_path):
         saved = torch.load(checkpoint_path, map_location=device, weights_only=False)
         mismatch = [key for key in FIXED if saved["options"].get(key) != vars(options).get(key)]
+        extended = None
+        if options.extend and "max_steps" in mismatch:
+            before = saved["options"].get("max_steps")
+            if before is None or options.max_steps is None or options.max_steps <= saved["state"]["step"]:
+                raise SystemExit("--extend needs a --max-steps beyond the checkpoint's step %d"
+                                 % saved["state"]["step"])
+            mismatch.remove("max_steps")
+            extended = {"step": saved["state"]["step"], "from_max_steps": before,
+                        "to_max_steps": options.max_steps}
         if saved.get("world", 1) != dist.world:
             mismatch.append("number of processes (%d, now %d)" % (saved.get("world", 1), dist.world))
         if mismatch:
@@ -332,9 +345,16 @@ def main(argv=None):
         if dist.main:
             print("train: resumed from step %d (%.1f min)" % (state["step"], state["elapsed"] / 60),
                   file=sys.stderr)
-            if adopted is not None:
-                with open(log_path, "a") as log:
+            with open(log_path, "a") as log:
+                if extended is not None:
+                    log.write(json.dumps({"extended": extended}) + "\n")
+                if adopted is not None:
                     log.write(json.dumps({"adopted_data": adopted}) + "\n")
+        if adopted is not None:
+            # The best score so far was read on the old data's held-out
+            # records: it says nothing about the new ones. The adopted
+            # model is scored on them first (below), as the one to beat.
+            state["best_exact"], state["best_step"] = None, None
     elif dist.main:
         open(log_path, "w").close()
 
@@ -411,8 +431,11 @@ def main(argv=None):
             return state["step"] / options.max_steps
         return (time.time() - started) / budget
 
-    if state["step"] == 0 and dist.main:
-        entry = {"step": 0, "tokens": 0, "elapsed": 0.0, "action_cosines": action_token_cosines(model, tokenizer)}
+    if (state["step"] == 0 or adopted is not None) and dist.main:
+        entry = {"step": state["step"], "tokens": state["tokens"], "elapsed": round(state["elapsed"], 1),
+                 "action_cosines": action_token_cosines(model, tokenizer)}
+        if adopted is not None:
+            entry["adopted_baseline"] = True
         evaluate_and_keep_best(entry)
         log(entry)
     dist.barrier()

@@ -39,7 +39,7 @@ use mistralrs::{
     RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder, TokenSource,
 };
 use ndb_grammar::locate::Locator;
-use ndb_grammar::text::{delta_base, prompt_prefix, ACTION_SEP, SPECIAL_TOKENS};
+use ndb_grammar::text::{delta_base, prompt_prefix, text_action, ACTION_SEP, SPECIAL_TOKENS};
 use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
 use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
@@ -688,10 +688,10 @@ impl NeuralDebugger {
             .expect("the runtime lives as long as the debugger")
     }
 
-    /// The grammar of the next state, with special tokens as the model's
-    /// tokenizer carries them.
-    fn grammar(&self, source: &str, inverse: bool) -> String {
-        let grammar = lark::state_grammar(Some(source), inverse);
+    /// The grammar of the state after `action`, with special tokens as the
+    /// model's tokenizer carries them.
+    fn grammar(&self, source: &str, action: &TextAction) -> String {
+        let grammar = lark::answer_grammar(Some(source), action);
         match self.info.special_tokens {
             SpecialTokenMode::Tokens => grammar,
             SpecialTokenMode::Text => lark::special_tokens_as_text(&grammar),
@@ -1025,7 +1025,7 @@ impl NeuralDebugger {
         let candidates = self.answers_to_prompt(
             prompt,
             &session.source,
-            action.is_inverse(),
+            &text_action(&session.source, action),
             &session.current().text,
             k,
             cancel,
@@ -1040,19 +1040,19 @@ impl NeuralDebugger {
         &self,
         prompt: String,
         source: &str,
-        inverse: bool,
+        action: &TextAction,
         previous: &TextState,
         k: usize,
         cancel: &Cancel,
     ) -> Result<Arc<Vec<Candidate>>, DebugError> {
-        let grammar_inverse = inverse;
+        // The prompt ends with the action: it decides the grammar too.
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (&prompt, grammar_inverse, k, self.spec.temperature.to_bits()).hash(&mut hasher);
+        (&prompt, k, self.spec.temperature.to_bits()).hash(&mut hasher);
         let key = hasher.finish();
         if let Some(hit) = self.cache.get(&key) {
             return Ok(hit);
         }
-        let grammar = self.grammar(source, grammar_inverse);
+        let grammar = self.grammar(source, action);
         let samples = self.generate(prompt, grammar, k, cancel)?;
         let (candidates, rejected) = vote(&samples, delta_base(previous));
         if candidates.is_empty() {
@@ -1094,14 +1094,8 @@ impl NeuralDebugger {
             .last()
             .map_or(&trajectory.start, |step| &step.state);
         let k = k.max(1);
-        let candidates = self.answers_to_prompt(
-            prompt,
-            &trajectory.source,
-            action.is_inverse(),
-            previous,
-            k,
-            cancel,
-        )?;
+        let candidates =
+            self.answers_to_prompt(prompt, &trajectory.source, action, previous, k, cancel)?;
         Ok(candidates
             .iter()
             .map(|candidate| {

@@ -3,7 +3,8 @@ made-up dataset (PyTorch and tokenizers; a few seconds a run):
 
 - a run stopped by its session budget, or by SIGTERM at any moment, and
   run again ends bit for bit where an uninterrupted run ends;
-- a checkpoint refuses other data or other settings;
+- a checkpoint refuses other data or other settings, and a finished run goes
+  on with `--extend` (a longer schedule) and `--adopt-data` (new data);
 - two processes under torchrun (DDP, gloo) train what one process that
   accumulates their batches trains;
 - the added tokens of SmolLM2 start from distinct words.
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -162,6 +164,47 @@ class Resume(unittest.TestCase):
                                                "--lr", "0.5"), capture_output=True, text=True)
         self.assertNotEqual(refused.returncode, 0)
         self.assertIn("other settings (lr)", refused.stderr)
+
+    def test_a_finished_run_goes_on_with_extend_on_new_data(self):
+        import train
+
+        out = self.out("extended")
+        run(train_command(self.data, out, self.tokenizer, "--max-steps", "24", "--eval-every", "100"))
+        self.assertEqual(trained(out)["state"]["step"], 24)
+        longer = train_command(self.data, out, self.tokenizer, "--max-steps", "30", "--eval-every", "100")
+        refused = subprocess.run(longer, capture_output=True, text=True)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("other settings (max_steps)", refused.stderr)
+        refused = subprocess.run(train_command(self.data, out, self.tokenizer, "--max-steps", "20", "--extend"),
+                                 capture_output=True, text=True)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("beyond the checkpoint's step 24", refused.stderr)
+
+        other = self.out("extended-data")
+        write_dataset(other, programs=40)
+        resumed = run(train_command(other, out, self.tokenizer, "--max-steps", "30", "--eval-every", "100",
+                                    "--extend", "--adopt-data"))
+        self.assertIn("resumed from step 24", resumed.stderr)
+        checkpoint = trained(out)
+        self.assertEqual(checkpoint["state"]["step"], 30)
+        self.assertEqual(checkpoint["options"]["max_steps"], 30)
+        with open(os.path.join(out, "log.jsonl"), encoding="utf-8") as handle:
+            entries = [json.loads(line) for line in handle]
+        self.assertIn({"extended": {"step": 24, "from_max_steps": 24, "to_max_steps": 30}}, entries)
+        # The adopted model is scored on the new held-out records before
+        # it trains on: the baseline the new best must beat.
+        baseline = [entry for entry in entries if entry.get("adopted_baseline")]
+        self.assertEqual([entry["step"] for entry in baseline], [24])
+        self.assertIn("heldout", baseline[0])
+        # Steps 25 to 30 follow the 30-step cosine from where the run stood.
+        schedule = types.SimpleNamespace(lr=checkpoint["options"]["lr"])
+        rates = {entry["step"]: entry["lr"] for entry in entries if "lr" in entry}
+        for step in range(25, 31):
+            self.assertAlmostEqual(rates[step], train.learning_rate(schedule, (step - 1) / 30, step - 1))
+        self.assertNotAlmostEqual(rates[25], train.learning_rate(schedule, 24 / 24, 24))
+        # Going on again needs no flag: the checkpoint holds the new length.
+        again = run(train_command(other, out, self.tokenizer, "--max-steps", "30", "--eval-every", "100"))
+        self.assertNotIn("other settings", again.stderr)
 
     def test_two_processes_under_torchrun_train_what_one_accumulating_process_trains(self):
         one = self.out("one-process")
