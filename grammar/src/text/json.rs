@@ -207,14 +207,19 @@ impl<'a> JsonReader<'a> {
                     ));
                 }
                 delta = true;
-            } else if locals.iter().any(|(name, _)| *name == key) {
-                return Err(ParseError::new(
-                    self.base + key_at,
-                    format!(
-                        "the name `{}` appears twice in the locals",
-                        key.escape_debug()
-                    ),
-                ));
+            } else if let Some((_, first)) = locals.iter().find(|(name, _)| *name == key) {
+                // The same name written again with the same value says
+                // nothing new (a model repeats itself so); with another
+                // value it is a contradiction, and nothing is guessed.
+                if *first != value {
+                    return Err(ParseError::new(
+                        self.base + key_at,
+                        format!(
+                            "the name `{}` appears twice in the locals, with two values",
+                            key.escape_debug()
+                        ),
+                    ));
+                }
             } else {
                 locals.push((key, value));
             }

@@ -211,6 +211,17 @@ fn json_reader_accepts_standard_escapes() {
 }
 
 #[test]
+fn a_name_repeated_with_its_own_value_is_read_once() {
+    let (state, _, errors) = parse_state(
+        r#"<|line_sep|><|arg_sep|>{"values": "[1, 1]", "n": "2", "values": "[1, 1]"}<|src_sep|>    return values"#,
+        None,
+    );
+    assert_eq!(errors, vec![]);
+    let read = state.expect("a state").locals;
+    assert_eq!(read, locals(&[("values", "[1, 1]"), ("n", "2")]));
+}
+
+#[test]
 fn json_errors_are_reported_not_guessed() {
     let cases = [
         (r#"{"x": "5""#, "cut off"),
@@ -226,7 +237,11 @@ fn json_errors_are_reported_not_guessed() {
         (r#"{"x" "5"}"#, "expected `:`"),
         (r#"{"x": "5" "y": "6"}"#, "expected `,` or `}`"),
         (r#"{"x": "5"} trailing"#, "unexpected"),
-        (r#"{"x": "5", "x": "6"}"#, "twice"),
+        (
+            r#"{"x": "5", "x": "6"}"#,
+            "twice in the locals, with two values",
+        ),
+        (r#"{"x": "5", "y": "1", "x": "5 "}"#, "twice"),
         (r#"{"..": "x"}"#, "delta marker"),
         ("{\"x\": \"a\u{1}\"}", "raw control"),
         (r#"["x"]"#, "expected a JSON object"),
