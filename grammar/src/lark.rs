@@ -59,22 +59,32 @@ const ANY_SRC: &str = r"SRC: /[^\r\n]*/";
 /// `<|inv_exit_entry|>`). With a `source`, the state's source text must be one
 /// of its lines.
 pub fn state_grammar(source: Option<&str>, inverse: bool) -> String {
-    let mut grammar = String::new();
-    grammar.push_str(if inverse {
-        "// One inverse state of the neural debugger's text language.\n"
+    if inverse {
+        one_state_grammar(
+            "One inverse state of the neural debugger's text language.",
+            INVERSE_STATES,
+            src_terminal(source),
+        )
     } else {
-        "// One forward state of the neural debugger's text language.\n"
-    });
+        one_state_grammar(
+            "One forward state of the neural debugger's text language.",
+            FORWARD_STATES,
+            src_terminal(source),
+        )
+    }
+}
+
+/// A grammar of one state: `states` (the `state` rule and its kinds), the
+/// values and the `src` terminal, optionally followed by the separator the
+/// model writes next.
+fn one_state_grammar(comment: &str, states: &str, src: String) -> String {
+    let mut grammar = format!("// {comment}\n");
     grammar.push_str(&format!(
         "start: state end?\nend: {ACTION_SEP} | {TRACE_END}\n"
     ));
-    grammar.push_str(if inverse {
-        INVERSE_STATES
-    } else {
-        FORWARD_STATES
-    });
+    grammar.push_str(states);
     grammar.push_str(VALUES);
-    grammar.push_str(&src_terminal(source));
+    grammar.push_str(&src);
     grammar.push('\n');
     grammar
 }
@@ -95,21 +105,17 @@ pub fn answer_grammar(source: Option<&str>, action: &TextAction) -> String {
         let number = resolve_breakpoint(source, src, *occurrence)?;
         source_lines(source).nth(number as usize - 1)
     });
-    let mut grammar = String::new();
-    grammar.push_str("// The state after a breakpoint: a stop on its line, or the exit.\n");
-    grammar.push_str(&format!(
-        "start: state end?\nend: {ACTION_SEP} | {TRACE_END}\n"
-    ));
-    grammar.push_str(BREAKPOINT_STATES);
-    grammar.push_str(VALUES);
-    grammar.push_str(&match line {
+    let src = match line {
         Some(line) => src_alternatives(&[line]),
         // A breakpoint on no line of the source (or no source): any line,
         // as in [`state_grammar`].
         None => src_terminal(source),
-    });
-    grammar.push('\n');
-    grammar
+    };
+    one_state_grammar(
+        "The state after a breakpoint: a stop on its line, or the exit.",
+        BREAKPOINT_STATES,
+        src,
+    )
 }
 
 /// The grammar for a model whose tokenizer has no tokens for the special
