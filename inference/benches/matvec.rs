@@ -14,13 +14,21 @@
 //!   samples of one question): as candle runs it, and as eight one-row
 //!   products.
 //!
+//! - a 190-token prompt through the 30 layers with 8-bit (`Q8_0`) weights,
+//!   the default: upstream candle's loop (one row at a time, the weights
+//!   read once per row) against the vendored kernel that ndb builds with
+//!   (blocks of weight rows kept in cache for every row;
+//!   `inference/vendor/README.md`), and float32 weights through gemm.
+//!
 //! It tells how much of `ndb`'s per-token time is the weights' products
 //! (the rest is attention, norms, sampling and scheduling) and what a
 //! kernel change would buy; the figures are in docs/neural-debugger.md.
 
 use std::time::Instant;
 
+use candle_core::quantized::k_quants::{self, BlockQ8_0, GgmlType};
 use mistralrs::{DType, Device, Tensor};
+use rayon::prelude::*;
 
 const HIDDEN: usize = 576;
 const LAYERS: usize = 30;
@@ -36,6 +44,8 @@ const LAYER_SHAPES: [(usize, usize); 7] = [
     (576, 1536),
 ];
 const REPEATS: usize = 5;
+/// The prompt of a new source's first question, in tokens.
+const PROMPT: usize = 190;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
@@ -50,6 +60,16 @@ impl Model {
         let shapes = (0..LAYERS)
             .flat_map(|_| LAYER_SHAPES)
             .chain([(VOCAB, HIDDEN)]);
+        Model::of_shapes(shapes, dtype)
+    }
+
+    /// The layers without the output head (a prompt runs the head for its
+    /// last token only).
+    fn new_layers(dtype: DType) -> Result<Model> {
+        Model::of_shapes((0..LAYERS).flat_map(|_| LAYER_SHAPES), dtype)
+    }
+
+    fn of_shapes(shapes: impl Iterator<Item = (usize, usize)>, dtype: DType) -> Result<Model> {
         let weights = shapes
             .map(|shape| {
                 Tensor::rand(-0.1f32, 0.1, shape, &Device::Cpu).and_then(|w| w.to_dtype(dtype))
@@ -104,6 +124,66 @@ fn linear_by_row(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     Ok(Tensor::cat(&rows, 0)?)
 }
 
+/// The layers' weights in 8 bits, as mistral.rs quantizes them at load.
+struct Q8Layers {
+    /// (rows, columns, blocks) of each weight matrix.
+    weights: Vec<(usize, usize, Vec<BlockQ8_0>)>,
+}
+
+impl Q8Layers {
+    fn new() -> Q8Layers {
+        let weights = (0..LAYERS)
+            .flat_map(|_| LAYER_SHAPES)
+            .map(|(n, k)| {
+                let values: Vec<f32> = (0..n * k)
+                    .map(|i| ((i % 251) as f32 - 125.0) / 1250.0)
+                    .collect();
+                let mut blocks = vec![BlockQ8_0::zeros(); n * k / BlockQ8_0::BLCK_SIZE];
+                BlockQ8_0::from_float(&values, &mut blocks);
+                (n, k, blocks)
+            })
+            .collect();
+        Q8Layers { weights }
+    }
+
+    /// The prompt's rows through every layer's weights, by `product`.
+    fn prompt(&self, product: impl Fn((usize, usize, usize), &[f32], &[BlockQ8_0], &mut [f32])) {
+        for (n, k, blocks) in &self.weights {
+            let lhs = vec![0.5f32; PROMPT * k];
+            let mut dst = vec![0f32; PROMPT * n];
+            product((PROMPT, *k, *n), &lhs, blocks, &mut dst);
+        }
+    }
+}
+
+/// candle-core 0.10.2's `k_quants::matmul` as published: the rows one at a
+/// time, each with its own fork/join over the weight rows.
+fn upstream_q8((m, k, n): (usize, usize, usize), lhs: &[f32], rhs: &[BlockQ8_0], dst: &mut [f32]) {
+    let k_in_blocks = k.div_ceil(BlockQ8_0::BLCK_SIZE);
+    let mut lhs_b = vec![BlockQ8_0::zeros(); m * k_in_blocks];
+    for row in 0..m {
+        BlockQ8_0::from_float(
+            &lhs[row * k..(row + 1) * k],
+            &mut lhs_b[row * k_in_blocks..(row + 1) * k_in_blocks],
+        );
+    }
+    for row in 0..m {
+        let lhs_row = &lhs_b[row * k_in_blocks..(row + 1) * k_in_blocks];
+        dst[row * n..(row + 1) * n]
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(128)
+            .with_max_len(512)
+            .for_each(|(col, dst)| {
+                *dst = BlockQ8_0::vec_dot(
+                    k,
+                    &rhs[col * k_in_blocks..(col + 1) * k_in_blocks],
+                    lhs_row,
+                );
+            });
+    }
+}
+
 fn milliseconds_per_step(mut step: impl FnMut() -> Result<()>) -> Result<f64> {
     step()?;
     let started = Instant::now();
@@ -141,5 +221,32 @@ fn main() -> Result<()> {
     report("k = 8 rows together, as candle runs it", batched, bytes);
     let by_row = milliseconds_per_step(|| f32s.step(8, linear_by_row))?;
     report("k = 8 as eight one-row products", by_row, bytes);
+    drop(f32s);
+
+    println!("prompt: {PROMPT} tokens through the {LAYERS} layers (the output head is run for the last token only)");
+    let layers = Model::new_layers(DType::F32)?;
+    let f32_prompt = milliseconds_per_step(|| layers.step(PROMPT, linear))?;
+    drop(layers);
+    let q8 = Q8Layers::new();
+    let upstream = milliseconds_per_step(|| {
+        q8.prompt(upstream_q8);
+        Ok(())
+    })?;
+    let vendored = milliseconds_per_step(|| {
+        q8.prompt(|mkn, lhs, rhs, dst| {
+            k_quants::matmul(mkn, lhs, rhs, dst).expect("the shapes agree")
+        });
+        Ok(())
+    })?;
+    for (what, ms) in [
+        ("q8, upstream candle (a row at a time)", upstream),
+        ("q8, vendored kernel (blocks of weight rows)", vendored),
+        ("f32 weights, gemm", f32_prompt),
+    ] {
+        println!(
+            "  {what}: {ms:.0} ms ({:.0} tokens/s)",
+            PROMPT as f64 * 1000.0 / ms
+        );
+    }
     Ok(())
 }

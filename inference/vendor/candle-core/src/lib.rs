@@ -46,6 +46,8 @@
 //! - [candle-pyo3](https://docs.rs/candle-pyo3/). Access to Candle from Python.
 //! - [candle-transformers](https://docs.rs/candle-transformers/). Candle implementation of many published transformer models.
 //!
+// ndb: vendored upstream code, linted upstream; not held to ndb's lints.
+#![allow(warnings, clippy::all)]
 
 #[cfg(feature = "accelerate")]
 mod accelerate;

@@ -46,6 +46,59 @@ pub(crate) unsafe fn mul_sum_i8_pairs_float(x: __m256i, y: __m256i) -> __m256 {
     mul_sum_us8_pairs_float(ax, sy)
 }
 
+/// ndb: `vec_dot_q8_0_q8_0` of two weight rows (`x0`, `x1`) with two
+/// activation rows (`y0`, `y1`), `[x0·y0, x0·y1, x1·y0, x1·y1]`: each block
+/// is loaded (and its sign taken) once for two products, and the four
+/// independent sums keep the FMA unit busy. Each sum is accumulated exactly
+/// as `vec_dot_q8_0_q8_0` accumulates it, so the results are its own, bit
+/// for bit.
+#[inline(always)]
+pub(crate) fn vec_dot_q8_0_q8_0_2x2(
+    n: usize,
+    x0: &[BlockQ8_0],
+    x1: &[BlockQ8_0],
+    y0: &[BlockQ8_0],
+    y1: &[BlockQ8_0],
+) -> [f32; 4] {
+    debug_assert!(
+        n.is_multiple_of(QK8_0),
+        "vec_dot_q8_0_q8_0_2x2: {n} is not divisible by {QK8_0}"
+    );
+    let blocks = n / QK8_0;
+    let (x0, x1, y0, y1) = (&x0[..blocks], &x1[..blocks], &y0[..blocks], &y1[..blocks]);
+    unsafe {
+        let mut acc00 = _mm256_setzero_ps();
+        let mut acc01 = _mm256_setzero_ps();
+        let mut acc10 = _mm256_setzero_ps();
+        let mut acc11 = _mm256_setzero_ps();
+        for i in 0..blocks {
+            let (dx0, dx1) = (f16::to_f32(x0[i].d), f16::to_f32(x1[i].d));
+            let (dy0, dy1) = (f16::to_f32(y0[i].d), f16::to_f32(y1[i].d));
+            let bx0 = _mm256_loadu_si256(x0[i].qs.as_ptr() as *const __m256i);
+            let bx1 = _mm256_loadu_si256(x1[i].qs.as_ptr() as *const __m256i);
+            let by0 = _mm256_loadu_si256(y0[i].qs.as_ptr() as *const __m256i);
+            let by1 = _mm256_loadu_si256(y1[i].qs.as_ptr() as *const __m256i);
+            // mul_sum_i8_pairs_float(bx, by), with |bx| taken once.
+            let ax0 = _mm256_sign_epi8(bx0, bx0);
+            let ax1 = _mm256_sign_epi8(bx1, bx1);
+            let q00 = mul_sum_us8_pairs_float(ax0, _mm256_sign_epi8(by0, bx0));
+            let q01 = mul_sum_us8_pairs_float(ax0, _mm256_sign_epi8(by1, bx0));
+            let q10 = mul_sum_us8_pairs_float(ax1, _mm256_sign_epi8(by0, bx1));
+            let q11 = mul_sum_us8_pairs_float(ax1, _mm256_sign_epi8(by1, bx1));
+            acc00 = _mm256_fmadd_ps(_mm256_set1_ps(dx0 * dy0), q00, acc00);
+            acc01 = _mm256_fmadd_ps(_mm256_set1_ps(dx0 * dy1), q01, acc01);
+            acc10 = _mm256_fmadd_ps(_mm256_set1_ps(dx1 * dy0), q10, acc10);
+            acc11 = _mm256_fmadd_ps(_mm256_set1_ps(dx1 * dy1), q11, acc11);
+        }
+        [
+            hsum_float_8(acc00),
+            hsum_float_8(acc01),
+            hsum_float_8(acc10),
+            hsum_float_8(acc11),
+        ]
+    }
+}
+
 #[inline(always)]
 pub(crate) fn vec_dot_q4_0_q8_0(n: usize, xs: &[BlockQ4_0], ys: &[BlockQ8_0]) -> f32 {
     debug_assert!(

@@ -52,6 +52,24 @@ pub trait GgmlType: Sized + Clone + Send + Sync {
 
     /// Generic implementation of the dot product without simd optimizations.
     fn vec_dot_unopt(n: usize, xs: &[Self], ys: &[Self::VecDotType]) -> f32;
+
+    /// ndb: four dot products at once, `[x0·y0, x0·y1, x1·y0, x1·y1]`, each
+    /// bit for bit what `vec_dot` gives. Types with a kernel that loads each
+    /// block once for two products override it.
+    fn vec_dot_2x2(
+        n: usize,
+        x0: &[Self],
+        x1: &[Self],
+        y0: &[Self::VecDotType],
+        y1: &[Self::VecDotType],
+    ) -> [f32; 4] {
+        [
+            Self::vec_dot(n, x0, y0),
+            Self::vec_dot(n, x0, y1),
+            Self::vec_dot(n, x1, y0),
+            Self::vec_dot(n, x1, y1),
+        ]
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -657,6 +675,17 @@ impl GgmlType for BlockQ8_0 {
         return super::simd128::vec_dot_q8_0_q8_0(n, xs, ys);
 
         Self::vec_dot_unopt(n, xs, ys)
+    }
+
+    #[cfg(target_feature = "avx2")]
+    fn vec_dot_2x2(
+        n: usize,
+        x0: &[Self],
+        x1: &[Self],
+        y0: &[Self::VecDotType],
+        y1: &[Self::VecDotType],
+    ) -> [f32; 4] {
+        super::avx::vec_dot_q8_0_q8_0_2x2(n, x0, x1, y0, y1)
     }
 
     fn vec_dot_unopt(n: usize, xs: &[Self], ys: &[Self::VecDotType]) -> f32 {
@@ -2264,6 +2293,15 @@ impl GgmlType for BlockQ8K {
     }
 }
 
+/// ndb: whether `NDB_Q8_PROMPT_KERNEL=upstream` asks for upstream's loop
+/// over a prompt's rows (read once per process).
+fn upstream_prompt_kernel() -> bool {
+    static UPSTREAM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *UPSTREAM.get_or_init(|| {
+        std::env::var("NDB_Q8_PROMPT_KERNEL").is_ok_and(|kernel| kernel == "upstream")
+    })
+}
+
 // https://github.com/ggml-org/llama.cpp/blob/aa3ee0eb0b80efca126cedf9bcb4fb5864b46ce3/ggml/src/ggml-cpu/ggml-cpu.c#L1205
 pub fn matmul<T: GgmlType>(
     (m, k, n): (usize, usize, usize),
@@ -2297,19 +2335,87 @@ pub fn matmul<T: GgmlType>(
         }
     }
 
-    for row_idx in 0..m {
-        let lhs_row = &lhs_b[row_idx * k_in_blocks..(row_idx + 1) * k_in_blocks];
-        let dst_row = &mut dst[row_idx * n..(row_idx + 1) * n];
-
-        dst_row
-            .into_par_iter()
+    if m == 1 {
+        // One row (decoding): the columns split over the threads.
+        dst[..n]
+            .par_iter_mut()
             .enumerate()
             .with_min_len(128)
             .with_max_len(512)
             .for_each(|(col_idx, dst)| {
                 let rhs_col = &rhs_t[col_idx * k_in_blocks..(col_idx + 1) * k_in_blocks];
-                *dst = T::vec_dot(k, rhs_col, lhs_row);
+                *dst = T::vec_dot(k, rhs_col, &lhs_b);
             });
+        return Ok(());
+    }
+
+    // ndb: many rows (a prompt). The upstream loop took the rows one at a
+    // time, each with its own fork/join over the columns, so the whole
+    // weight matrix streamed from memory once per row. Here each task takes
+    // a block of columns (weight rows small enough to stay in cache) and
+    // runs every row against it; the dot products are the same calls, so
+    // the results are bit for bit those of the upstream loop.
+    // Two rows against two weight rows at a time (`vec_dot_2x2`), the odd
+    // ones out alone. `NDB_Q8_PROMPT_KERNEL=upstream` takes the upstream
+    // loop instead, for benchmarks (`inference/vendor/README.md`).
+    if upstream_prompt_kernel() {
+        for row_idx in 0..m {
+            let lhs_row = &lhs_b[row_idx * k_in_blocks..(row_idx + 1) * k_in_blocks];
+            dst[row_idx * n..(row_idx + 1) * n]
+                .par_iter_mut()
+                .enumerate()
+                .with_min_len(128)
+                .with_max_len(512)
+                .for_each(|(col_idx, dst)| {
+                    let rhs_col = &rhs_t[col_idx * k_in_blocks..(col_idx + 1) * k_in_blocks];
+                    *dst = T::vec_dot(k, rhs_col, lhs_row);
+                });
+        }
+        return Ok(());
+    }
+    let threads = rayon::current_num_threads().max(1);
+    let block = (n / (threads * 4)).clamp(8, 64);
+    let lhs_row = |row: usize| &lhs_b[row * k_in_blocks..(row + 1) * k_in_blocks];
+    let rhs_col = |col: usize| &rhs_t[col * k_in_blocks..(col + 1) * k_in_blocks];
+    let blocks: Vec<(usize, Vec<f32>)> = (0..n.div_ceil(block))
+        .into_par_iter()
+        .map(|b| {
+            let start = b * block;
+            let width = block.min(n - start);
+            let mut out = vec![0f32; m * width];
+            let mut row = 0;
+            while row + 1 < m {
+                let (y0, y1) = (lhs_row(row), lhs_row(row + 1));
+                let mut j = 0;
+                while j + 1 < width {
+                    let (x0, x1) = (rhs_col(start + j), rhs_col(start + j + 1));
+                    let [a, b, c, d] = T::vec_dot_2x2(k, x0, x1, y0, y1);
+                    out[row * width + j] = a;
+                    out[(row + 1) * width + j] = b;
+                    out[row * width + j + 1] = c;
+                    out[(row + 1) * width + j + 1] = d;
+                    j += 2;
+                }
+                if j < width {
+                    out[row * width + j] = T::vec_dot(k, rhs_col(start + j), y0);
+                    out[(row + 1) * width + j] = T::vec_dot(k, rhs_col(start + j), y1);
+                }
+                row += 2;
+            }
+            if row < m {
+                for j in 0..width {
+                    out[row * width + j] = T::vec_dot(k, rhs_col(start + j), lhs_row(row));
+                }
+            }
+            (start, out)
+        })
+        .collect();
+    for (start, out) in blocks {
+        let width = out.len() / m;
+        for row_idx in 0..m {
+            dst[row_idx * n + start..row_idx * n + start + width]
+                .copy_from_slice(&out[row_idx * width..(row_idx + 1) * width]);
+        }
     }
     Ok(())
 }

@@ -1,0 +1,89 @@
+//! The 8-bit (and 4-bit) product of the vendored candle-core
+//! (`inference/vendor/`): a prompt's rows multiplied together give, bit for
+//! bit, what multiplying them one row at a time gives (the upstream loop's
+//! result), and both stay close to the float32 product of the dequantized
+//! weights. Shapes cover the model's layers and widths that do not divide
+//! into the kernel's column blocks.
+
+use candle_core::quantized::k_quants::{matmul, BlockQ4_0, BlockQ8_0, GgmlType};
+
+/// Deterministic values in [-1, 1) (SplitMix64), so a failure reproduces.
+fn values(count: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            (z >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+        })
+        .collect()
+}
+
+fn quantize<T: GgmlType>(weights: &[f32]) -> Vec<T> {
+    let mut blocks = vec![T::zeros(); weights.len() / T::BLCK_SIZE];
+    T::from_float(weights, &mut blocks);
+    blocks
+}
+
+/// Checks one shape: `m` rows of width `k` against `n` weight rows. The
+/// float32 product may differ by `tolerance * sqrt(k)` (the activations are
+/// quantized too, and the rounding errors of `k` terms add up like a random
+/// walk); a wrong row or column is off by about `sqrt(k) / 3`.
+fn check<T: GgmlType>(m: usize, k: usize, n: usize, tolerance: f32) {
+    let bound = tolerance * (k as f32).sqrt();
+    let lhs = values(m * k, 1 + (m * 31 + n) as u64);
+    let weights = values(n * k, 7 + k as u64);
+    let rhs = quantize::<T>(&weights);
+
+    let mut together = vec![0f32; m * n];
+    matmul((m, k, n), &lhs, &rhs, &mut together).unwrap();
+
+    for row in 0..m {
+        let mut alone = vec![0f32; n];
+        matmul((1, k, n), &lhs[row * k..(row + 1) * k], &rhs, &mut alone).unwrap();
+        let got = &together[row * n..(row + 1) * n];
+        assert!(
+            got.iter()
+                .zip(&alone)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{:?} ({m}, {k}, {n}): row {row} differs from the same row alone",
+            T::DTYPE
+        );
+    }
+
+    let mut dequantized = vec![0f32; n * k];
+    T::to_float(&rhs, &mut dequantized);
+    for row in 0..m {
+        for col in 0..n {
+            let exact: f32 = (0..k)
+                .map(|i| lhs[row * k + i] * dequantized[col * k + i])
+                .sum();
+            let got = together[row * n + col];
+            assert!(
+                (got - exact).abs() <= bound,
+                "{:?} ({m}, {k}, {n}): [{row}, {col}] is {got}, float32 says {exact}",
+                T::DTYPE
+            );
+        }
+    }
+}
+
+#[test]
+fn a_prompt_of_many_rows_gives_each_row_its_own_product_8_bit() {
+    // A 190-token prompt against the model's projections, and odd widths.
+    check::<BlockQ8_0>(190, 576, 576, 0.01);
+    check::<BlockQ8_0>(190, 576, 192, 0.01);
+    check::<BlockQ8_0>(37, 1536, 576, 0.01);
+    check::<BlockQ8_0>(5, 64, 200, 0.01);
+    check::<BlockQ8_0>(2, 32, 3, 0.01);
+    check::<BlockQ8_0>(1, 576, 130, 0.01);
+}
+
+#[test]
+fn a_prompt_of_many_rows_gives_each_row_its_own_product_4_bit() {
+    check::<BlockQ4_0>(190, 576, 192, 0.1);
+    check::<BlockQ4_0>(9, 64, 77, 0.1);
+}
