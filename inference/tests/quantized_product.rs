@@ -3,7 +3,8 @@
 //! bit, what multiplying them one row at a time gives (the upstream loop's
 //! result), and both stay close to the float32 product of the dequantized
 //! weights. Shapes cover the model's layers and widths that do not divide
-//! into the kernel's column blocks.
+//! into the kernel's column blocks. The 8-bit quantization, rewritten to
+//! become vector code, gives upstream's bytes.
 
 use candle_core::quantized::k_quants::{matmul, BlockQ4_0, BlockQ8_0, GgmlType};
 
@@ -86,4 +87,45 @@ fn a_prompt_of_many_rows_gives_each_row_its_own_product_8_bit() {
 fn a_prompt_of_many_rows_gives_each_row_its_own_product_4_bit() {
     check::<BlockQ4_0>(190, 576, 192, 0.1);
     check::<BlockQ4_0>(9, 64, 77, 0.1);
+}
+
+/// candle-core 0.10.2's `BlockQ8_0::from_float` as published, one block,
+/// as the block's bytes (`#[repr(C)]`: the scale in half precision, then
+/// the 32 values).
+fn upstream_q8_0(xs: &[f32]) -> Vec<u8> {
+    let mut amax = 0f32;
+    for &x in xs {
+        amax = amax.max(x.abs())
+    }
+    let d = amax / ((1 << 7) - 1) as f32;
+    let id = if d != 0f32 { 1. / d } else { 0. };
+    let mut bytes = half::f16::from_f32(d).to_le_bytes().to_vec();
+    bytes.extend(xs.iter().map(|&x| f32::round(x * id) as i8 as u8));
+    bytes
+}
+
+#[test]
+fn quantizing_to_8_bits_gives_upstreams_bytes() {
+    let mut xs = values(32 * 4096, 99);
+    // A block whose largest magnitude is 127 (scale 1, so every value is
+    // rounded as written): halves, which round away from zero (to-even
+    // rounding would differ), then zeros, negative zeros, a NaN and
+    // infinities.
+    xs[0] = 127.0;
+    for (i, x) in xs[1..32].iter_mut().enumerate() {
+        *x = i as f32 * 7.0 - 104.5;
+    }
+    xs[32..64].fill(0.0);
+    xs[64..96].fill(-0.0);
+    xs[100] = f32::NAN;
+    xs[130] = f32::INFINITY;
+    xs[170] = f32::NEG_INFINITY;
+    assert_eq!(std::mem::size_of::<BlockQ8_0>(), 34);
+    let blocks = quantize::<BlockQ8_0>(&xs);
+    for (i, block) in blocks.iter().enumerate() {
+        // SAFETY: BlockQ8_0 is #[repr(C)] plain data of 34 bytes.
+        let got = unsafe { std::slice::from_raw_parts(block as *const BlockQ8_0 as *const u8, 34) };
+        let want = upstream_q8_0(&xs[i * 32..(i + 1) * 32]);
+        assert_eq!(got, &want[..], "block {i}: {:?}", &xs[i * 32..(i + 1) * 32]);
+    }
 }

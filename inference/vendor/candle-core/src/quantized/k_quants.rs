@@ -649,16 +649,35 @@ impl GgmlType for BlockQ8_0 {
             Self::BLCK_SIZE
         );
         for (i, ys) in ys.iter_mut().enumerate() {
-            let mut amax = 0f32;
-            let xs = &xs[i * Self::BLCK_SIZE..(i + 1) * Self::BLCK_SIZE];
-            for &x in xs.iter() {
-                amax = amax.max(x.abs())
+            let xs: &[f32; QK8_0] = xs[i * Self::BLCK_SIZE..(i + 1) * Self::BLCK_SIZE]
+                .try_into()
+                .expect("a block");
+            // ndb: upstream's `amax.max(x.abs())` and `f32::round(x * id)`
+            // (a call to `roundf` per value), written so that they become
+            // vector code: the largest magnitude over eight lanes (a NaN is
+            // skipped, as `max` skips it), and rounding half away from zero
+            // from the truncation (exact). Same bits as upstream.
+            let mut lanes = [0f32; 8];
+            for chunk in xs.chunks_exact(8) {
+                for (lane, &x) in lanes.iter_mut().zip(chunk) {
+                    if x.abs() > *lane {
+                        *lane = x.abs()
+                    }
+                }
             }
+            let amax = lanes.iter().fold(0f32, |m, &x| if x > m { x } else { m });
             let d = amax / ((1 << 7) - 1) as f32;
             let id = if d != 0f32 { 1. / d } else { 0. };
             ys.d = f16::from_f32(d);
             for (y, &x) in ys.qs.iter_mut().zip(xs.iter()) {
-                *y = f32::round(x * id) as i8
+                let v = x * id;
+                let t = v.trunc();
+                let r = if (v - t).abs() >= 0.5 {
+                    t + 1f32.copysign(v)
+                } else {
+                    t
+                };
+                *y = r as i8
             }
         }
     }
@@ -2327,12 +2346,19 @@ pub fn matmul<T: GgmlType>(
     // f32, f16, and bf16 support direct copy
     if T::DIRECT_COPY {
         T::VecDotType::direct_copy(lhs, &mut lhs_b);
-    } else {
+    } else if m < 16 || upstream_prompt_kernel() {
         for row_idx in 0..m {
             let lhs_b_mut = &mut lhs_b[row_idx * k_in_blocks..(row_idx + 1) * k_in_blocks];
             let lhs = &lhs[row_idx * k..(row_idx + 1) * k];
             T::VecDotType::from_float(lhs, lhs_b_mut)
         }
+    } else {
+        // ndb: a prompt's rows quantized on every thread, each row as above
+        // (a few rows, decoding k samples, are not worth the fork/join).
+        lhs_b
+            .par_chunks_mut(k_in_blocks)
+            .zip(lhs.par_chunks(k))
+            .for_each(|(lhs_b_mut, lhs)| T::VecDotType::from_float(lhs, lhs_b_mut));
     }
 
     if m == 1 {
