@@ -181,6 +181,37 @@ fn suggested_inputs_are_marked_as_a_real_run_says() {
     assert!(votes <= 3, "{lines:?}");
 }
 
+/// `inv_step_call` goes back to the call of the function asked about: in a
+/// file of several functions the model's answer is held to that function's
+/// `def` line (before, the default model answered `evens`'s question with
+/// the last function's call, and nothing could be suggested).
+#[test]
+fn suggested_inputs_call_the_function_asked_about() {
+    for output in ["[]", "[0, 2, 4]"] {
+        let lines = json_lines(&ndb(
+            &[
+                "suggest-inputs",
+                "tests/fixtures/three_functions.py",
+                "--function",
+                "evens",
+                "--output",
+                output,
+                "--samples",
+                "4",
+                "--max-new-tokens",
+                "96",
+            ],
+            None,
+        ));
+        assert!(!lines.is_empty(), "no suggestion for evens -> {output}");
+        for line in &lines {
+            let call = line["entry_call"].as_str().expect("an entry call");
+            assert!(call.starts_with("evens("), "{line}");
+            assert_eq!(line["output"], output, "{line}");
+        }
+    }
+}
+
 #[test]
 fn eval_scores_a_baseline_and_the_model_by_running_them() {
     let problems = std::fs::read_to_string(

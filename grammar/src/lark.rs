@@ -32,13 +32,14 @@
 //!   only name real lines. A source without any non-blank line falls back to
 //!   any one-line text.
 
+use crate::locate::{enclosing_function, function_spans};
 use crate::state::source_lines;
 use crate::text::resolve_breakpoint;
 use crate::text::{
     ACTION_SEP, ARG_SEP, BREAKPOINT, CONTINUE, FRAME_SEP, INV_STEP_CALL, INV_STEP_INTO,
     INV_STEP_OVER, STEP_INTO, STEP_OVER, STEP_RETURN, TRACE_CONTEXT_START, TRACE_END,
 };
-use crate::trajectory::TextAction;
+use crate::trajectory::{TextAction, TextEvent, TextState};
 
 /// The rules and terminals of a locals object and a JSON string value.
 const VALUES: &str = r#"locals: "{" SP? (pair (SP? "," SP? pair)*)? SP? "}"
@@ -89,20 +90,33 @@ fn one_state_grammar(comment: &str, states: &str, src: String) -> String {
     grammar
 }
 
-/// The grammar of the state after `action`: [`state_grammar`], narrowed to
-/// the stops pdb can make for it. A breakpoint (`tbreak L`, `continue`)
-/// stops only at a `line` event on its own line, at any depth, or at the
-/// run's exit, so the answer is one of those, on the line the breakpoint
-/// names ([`resolve_breakpoint`]); the model still writes the locals, or
-/// which exit. Every other action keeps the whole forward or inverse
-/// grammar (`step_return` from a `return` stop or in a generator can stop
-/// anywhere).
-pub fn answer_grammar(source: Option<&str>, action: &TextAction) -> String {
-    let TextAction::Breakpoint { src, occurrence } = action else {
-        return state_grammar(source, action.is_inverse());
-    };
+/// The grammar of the state after `action` from `current` (the state the
+/// question is asked at): [`state_grammar`], narrowed to the stops pdb can
+/// make for it. A breakpoint (`tbreak L`, `continue`) stops only at a `line`
+/// event on its own line, at any depth, or at the run's exit, so the answer
+/// is one of those, on the line the breakpoint names
+/// ([`resolve_breakpoint`]); the model still writes the locals, or which
+/// exit. `inv_step_call` goes back to the call of the function `current`
+/// is in: an inverse call state on that function's `def` line (on the
+/// `def` line of each function holding a line with `current`'s text, when
+/// several do); the model writes the arguments. Every other action keeps
+/// the whole forward or inverse grammar (`step_return` from a `return` stop
+/// or in a generator can stop anywhere).
+pub fn answer_grammar(
+    source: Option<&str>,
+    action: &TextAction,
+    current: Option<&TextState>,
+) -> String {
+    match action {
+        TextAction::Breakpoint { src, occurrence } => breakpoint_grammar(source, src, *occurrence),
+        TextAction::InvStepCall => inv_step_call_grammar(source, current),
+        _ => state_grammar(source, action.is_inverse()),
+    }
+}
+
+fn breakpoint_grammar(source: Option<&str>, src: &str, occurrence: Option<u32>) -> String {
     let line = source.and_then(|source| {
-        let number = resolve_breakpoint(source, src, *occurrence)?;
+        let number = resolve_breakpoint(source, src, occurrence)?;
         source_lines(source).nth(number as usize - 1)
     });
     let src = match line {
@@ -116,6 +130,52 @@ pub fn answer_grammar(source: Option<&str>, action: &TextAction) -> String {
         BREAKPOINT_STATES,
         src,
     )
+}
+
+/// The answer to `inv_step_call` from `current`: the call of its function.
+/// Without a source, from a call or an exit (which are in no function's
+/// body), or from text that is no line of a function, the whole inverse
+/// grammar.
+fn inv_step_call_grammar(source: Option<&str>, current: Option<&TextState>) -> String {
+    let defs = match (source, current) {
+        (Some(source), Some(state)) if state.event != TextEvent::Call => {
+            calls_of_line(source, &state.src)
+        }
+        _ => Vec::new(),
+    };
+    if defs.is_empty() {
+        return state_grammar(source, true);
+    }
+    one_state_grammar(
+        "The state after inv_step_call: the call of the current function.",
+        INV_CALL_STATES,
+        src_alternatives(&defs),
+    )
+}
+
+/// The `def` lines of the functions whose bodies hold a line reading `src`
+/// exactly (the innermost function of each such line), in file order.
+fn calls_of_line<'a>(source: &'a str, src: &str) -> Vec<&'a str> {
+    if src.trim().is_empty() {
+        return Vec::new();
+    }
+    let spans = function_spans(source);
+    let lines: Vec<&str> = source_lines(source).collect();
+    let mut defs: Vec<&str> = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        if *line != src {
+            continue;
+        }
+        let Some(function) = enclosing_function(&spans, index as u32 + 1) else {
+            continue;
+        };
+        if let Some(def) = lines.get(spans[function].def_line as usize - 1) {
+            if !defs.contains(def) {
+                defs.push(def);
+            }
+        }
+    }
+    defs
 }
 
 /// The grammar for a model whose tokenizer has no tokens for the special
@@ -225,6 +285,13 @@ const BREAKPOINT_STATES: &str = concat!(
     "state: line_state | exit_state\n",
     "line_state: <|line_sep|> <|arg_sep|> locals <|src_sep|> SRC\n",
     "exit_state: <|exit_normal|> | <|exit_error|> | <|exit_never|>\n",
+);
+
+/// The stop of `inv_step_call`: the current function's call (`SRC` is
+/// narrowed to its `def` line). The rule is [`INVERSE_STATES`]' own.
+const INV_CALL_STATES: &str = concat!(
+    "state: inv_call_state\n",
+    "inv_call_state: <|inv_call_sep|> <|src_sep|> SRC <|arg_sep|> locals\n",
 );
 
 const INVERSE_STATES: &str = concat!(
@@ -382,7 +449,7 @@ mod tests {
             src: "continue".to_string(),
             occurrence: Some(2),
         };
-        let grammar = answer_grammar(Some(source), &action);
+        let grammar = answer_grammar(Some(source), &action, None);
         let src: Vec<&str> = grammar
             .lines()
             .skip_while(|line| !line.starts_with("SRC:"))
@@ -402,7 +469,7 @@ mod tests {
             src: "print(x)".to_string(),
             occurrence: None,
         };
-        let grammar = answer_grammar(Some(source), &elsewhere);
+        let grammar = answer_grammar(Some(source), &elsewhere, None);
         assert!(
             grammar.ends_with(&format!("{}\n", src_terminal(Some(source)))),
             "{grammar}"
@@ -410,13 +477,66 @@ mod tests {
         assert!(grammar.contains(r#"    | "    return 1""#), "{grammar}");
         // Other actions keep the whole grammars.
         assert_eq!(
-            answer_grammar(Some(source), &TextAction::StepReturn),
+            answer_grammar(Some(source), &TextAction::StepReturn, None),
             state_grammar(Some(source), false)
         );
         assert_eq!(
-            answer_grammar(Some(source), &TextAction::InvStepOver),
+            answer_grammar(Some(source), &TextAction::InvStepOver, None),
             state_grammar(Some(source), true)
         );
+    }
+
+    #[test]
+    fn inv_step_call_answers_with_the_call_of_the_current_function() {
+        let source = "def evens(nums):\n    result = []\n    for n in nums:\n        if n % 2 == 0:\n            result.append(n)\n    return result\n\n\n@cache\ndef odds(nums):\n    result = [n for n in nums if n % 2]\n    return result\n\n\ndef shout(words):\n    def up(w):\n        return w.upper()\n    return ' '.join(up(w) for w in words)\n";
+        let at = |event, src: &str| TextState {
+            event,
+            inverse: true,
+            src: src.to_string(),
+            locals: Vec::new(),
+            value: None,
+        };
+        let src_of = |grammar: &str| -> Vec<String> {
+            grammar
+                .lines()
+                .skip_while(|line| !line.starts_with("SRC:"))
+                .map(str::to_string)
+                .collect()
+        };
+        let call = |current: &TextState| {
+            answer_grammar(Some(source), &TextAction::InvStepCall, Some(current))
+        };
+        // From a line of one function: that function's call, nothing else.
+        let grammar = call(&at(TextEvent::Line, "        if n % 2 == 0:"));
+        assert_eq!(src_of(&grammar), [r#"SRC: "def evens(nums):""#]);
+        assert!(grammar.contains("state: inv_call_state\n"), "{grammar}");
+        for absent in [INV_LINE_SEP, INV_RETURN_SEP, INV_EXIT_ENTRY, CALL_SEP] {
+            assert!(!grammar.contains(absent), "{absent} in {grammar}");
+        }
+        // The same text in two functions: either call (the `def` line, not
+        // the decorator); in a nested function, the nested one's.
+        assert_eq!(
+            src_of(&call(&at(TextEvent::Return, "    return result"))),
+            [r#"SRC: "def evens(nums):""#, r#"    | "def odds(nums):""#]
+        );
+        assert_eq!(
+            src_of(&call(&at(TextEvent::Return, "        return w.upper()"))),
+            [r#"SRC: "    def up(w):""#]
+        );
+        // From a call, an exit, text of no function, or without a state:
+        // the whole inverse grammar.
+        let whole = state_grammar(Some(source), true);
+        for current in [
+            Some(at(TextEvent::Call, "def evens(nums):")),
+            Some(at(TextEvent::ExitNormal, "")),
+            Some(at(TextEvent::Line, "print(evens([1]))")),
+            None,
+        ] {
+            assert_eq!(
+                answer_grammar(Some(source), &TextAction::InvStepCall, current.as_ref()),
+                whole
+            );
+        }
     }
 
     #[test]

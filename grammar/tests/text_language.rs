@@ -807,7 +807,7 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
         occurrence: Some(2),
     };
     cases.case(
-        &answer_grammar(Some(SUM_SOURCE), &breakpoint),
+        &answer_grammar(Some(SUM_SOURCE), &breakpoint, None),
         &[
             r#"<|line_sep|><|arg_sep|>{"xs": "[1, 2]", "total": "1", "x": "1"}<|src_sep|>        total += x"#.into(),
             r#"<|line_sep|><|arg_sep|>{"total": "3"}<|src_sep|>        total += x<|action_sep|>"#.into(),
@@ -820,6 +820,29 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
             r#"<|return_sep|><|src_sep|>    return total<|arg_sep|>6"#,
             r#"<|call_sep|><|src_sep|>def f(xs):<|arg_sep|>{"xs": "[]"}"#,
             r#"<|exception_sep|><|src_sep|>        total += x<|arg_sep|>"TypeError()""#,
+        ],
+    );
+
+    // After inv_step_call from the return: the function's call, with any
+    // arguments, nothing else.
+    let returned = TextState {
+        event: TextEvent::Return,
+        inverse: true,
+        src: "    return total".to_string(),
+        locals: Vec::new(),
+        value: Some("6".to_string()),
+    };
+    cases.case(
+        &answer_grammar(Some(SUM_SOURCE), &TextAction::InvStepCall, Some(&returned)),
+        &[
+            r#"<|inv_call_sep|><|src_sep|>def f(xs):<|arg_sep|>{"xs": "[1, 2]"}"#.into(),
+            r#"<|inv_call_sep|><|src_sep|>def f(xs):<|arg_sep|>{"xs": "[3]"}<|action_sep|>"#.into(),
+        ],
+        &[
+            r#"<|inv_call_sep|><|src_sep|>    total = 0<|arg_sep|>{"xs": "[3]"}"#,
+            r#"<|inv_line_sep|><|src_sep|>    total = 0<|arg_sep|>{"xs": "[3]"}"#,
+            r#"<|inv_return_sep|><|src_sep|>    return total<|arg_sep|>"6""#,
+            "<|inv_exit_entry|>",
         ],
     );
 

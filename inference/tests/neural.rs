@@ -380,10 +380,27 @@ fn an_answer_cut_off_at_the_token_limit_is_marked_not_guessed() {
     )
     .unwrap();
     let session = start_session(&debugger);
-    match debugger.next(&session, Action::StepOver, &Cancel::new()) {
+    let (answer, sent) = requests_sent(&debugger, || {
+        debugger.next(&session, Action::StepOver, &Cancel::new())
+    });
+    match answer {
         Err(DebugError::CutOff { tokens, .. }) => assert!(tokens <= 1),
         other => panic!("expected a cut-off answer, got {other:?}"),
     }
+    assert_eq!(
+        sent, 2,
+        "a greedy answer cut off is asked once more, with repeats penalized"
+    );
+    // Samples are not asked again: one request for the k samples (no
+    // prefill: the greedy question just computed this state's prompt).
+    let (answer, sent) = requests_sent(&debugger, || {
+        debugger.candidates(&session, Action::StepInto, 2, &Cancel::new())
+    });
+    assert!(
+        matches!(answer, Err(DebugError::CutOff { .. })),
+        "{answer:?}"
+    );
+    assert_eq!(sent, 1);
 }
 
 #[test]

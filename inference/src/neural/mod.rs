@@ -35,8 +35,9 @@ use std::time::Instant;
 
 use either::Either;
 use mistralrs::{
-    Constraint, GgufModelBuilder, Model, ModelDType, NormalLoaderType, NormalRequest, Request,
-    RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder, TokenSource,
+    Constraint, DrySamplingParams, GgufModelBuilder, Model, ModelDType, NormalLoaderType,
+    NormalRequest, Request, RequestMessage, Response, SamplingParams, StopTokens, TextModelBuilder,
+    TokenSource,
 };
 use ndb_grammar::locate::Locator;
 use ndb_grammar::text::{delta_base, prompt_prefix, text_action, ACTION_SEP, SPECIAL_TOKENS};
@@ -466,6 +467,21 @@ const PROMPT_MARGIN_TOKENS: usize = 8;
 /// Answers kept (each a few candidate states).
 const CACHE_LIMIT: usize = 4096;
 
+/// Whether a generation penalizes repeated token sequences.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Repeats {
+    /// The model's own distribution (every answer but a retry).
+    Free,
+    /// DRY ("don't repeat yourself") with [`REPEAT_PENALTY`]: the retry of
+    /// a greedy answer cut off at the token limit.
+    Penalized,
+}
+
+/// DRY's multiplier for [`Repeats::Penalized`] (its base 1.75 and allowed
+/// length 2 are mistral.rs's defaults): a repeat of n tokens past the
+/// second loses 0.8 * 1.75^(n - 2) of its logit.
+const REPEAT_PENALTY: f32 = 0.8;
+
 /// Models loaded by this process so far (every front end shares one).
 static LOADED: AtomicUsize = AtomicUsize::new(0);
 
@@ -690,8 +706,8 @@ impl NeuralDebugger {
 
     /// The grammar of the state after `action`, with special tokens as the
     /// model's tokenizer carries them.
-    fn grammar(&self, source: &str, action: &TextAction) -> String {
-        let grammar = lark::answer_grammar(Some(source), action);
+    fn grammar(&self, source: &str, action: &TextAction, current: &TextState) -> String {
+        let grammar = lark::answer_grammar(Some(source), action, Some(current));
         match self.info.special_tokens {
             SpecialTokenMode::Tokens => grammar,
             SpecialTokenMode::Text => lark::special_tokens_as_text(&grammar),
@@ -895,6 +911,7 @@ impl NeuralDebugger {
         prompt: String,
         grammar: String,
         k: usize,
+        repeats: Repeats,
         cancel: &Cancel,
     ) -> Result<Vec<Sample>, DebugError> {
         if cancel.is_cancelled() {
@@ -910,6 +927,10 @@ impl NeuralDebugger {
                 temperature: Some(1.0),
                 max_len: Some(self.spec.max_new_tokens),
                 stop_toks: stop.clone(),
+                dry_params: (repeats == Repeats::Penalized).then(|| DrySamplingParams {
+                    multiplier: REPEAT_PENALTY,
+                    ..DrySamplingParams::default()
+                }),
                 ..SamplingParams::deterministic()
             }
         } else {
@@ -1052,9 +1073,32 @@ impl NeuralDebugger {
         if let Some(hit) = self.cache.get(&key) {
             return Ok(hit);
         }
-        let grammar = self.grammar(source, action);
-        let samples = self.generate(prompt, grammar, k, cancel)?;
-        let (candidates, rejected) = vote(&samples, delta_base(previous));
+        let grammar = self.grammar(source, action, previous);
+        let samples = self.generate(prompt.clone(), grammar.clone(), k, Repeats::Free, cancel)?;
+        let (mut candidates, mut rejected) = vote(&samples, delta_base(previous));
+        if candidates.is_empty()
+            && k == 1
+            && matches!(rejected.first(), Some(Rejected::CutOff { .. }))
+        {
+            // A greedy answer that ran to the token limit is nearly always
+            // a value repeating itself ("[0, 0, 0, ..."). Asked once more
+            // with repeats penalized (DRY), the model may finish one. Its
+            // probability is then the penalized distribution's, not the
+            // model's own, so the answer is reported as a guess
+            // (probability 0), never as likely.
+            let samples = self.generate(prompt, grammar, k, Repeats::Penalized, cancel)?;
+            let (retried, _) = vote(&samples, delta_base(previous));
+            if !retried.is_empty() {
+                candidates = retried
+                    .into_iter()
+                    .map(|candidate| Candidate {
+                        probability: Some(0.0),
+                        ..candidate
+                    })
+                    .collect();
+                rejected.clear();
+            }
+        }
         if candidates.is_empty() {
             return Err(match rejected.into_iter().next() {
                 Some(Rejected::CutOff { text, tokens }) => DebugError::CutOff { text, tokens },
