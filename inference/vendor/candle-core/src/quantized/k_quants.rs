@@ -2361,30 +2361,17 @@ pub fn matmul<T: GgmlType>(
             .for_each(|(lhs_b_mut, lhs)| T::VecDotType::from_float(lhs, lhs_b_mut));
     }
 
-    if m == 1 {
-        // One row (decoding): the columns split over the threads.
-        dst[..n]
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(128)
-            .with_max_len(512)
-            .for_each(|(col_idx, dst)| {
-                let rhs_col = &rhs_t[col_idx * k_in_blocks..(col_idx + 1) * k_in_blocks];
-                *dst = T::vec_dot(k, rhs_col, &lhs_b);
-            });
-        return Ok(());
-    }
-
-    // ndb: many rows (a prompt). The upstream loop took the rows one at a
-    // time, each with its own fork/join over the columns, so the whole
-    // weight matrix streamed from memory once per row. Here each task takes
-    // a block of columns (weight rows small enough to stay in cache) and
-    // runs every row against it; the dot products are the same calls, so
-    // the results are bit for bit those of the upstream loop.
-    // Two rows against two weight rows at a time (`vec_dot_2x2`), the odd
-    // ones out alone. `NDB_Q8_PROMPT_KERNEL=upstream` takes the upstream
-    // loop instead, for benchmarks (`inference/vendor/README.md`).
-    if upstream_prompt_kernel() {
+    // ndb: one row (decoding) takes upstream's loop: the columns split over
+    // the threads. Many rows (a prompt) were taken the same way, one row at
+    // a time, each with its own fork/join over the columns, so the whole
+    // weight matrix streamed from memory once per row. Below, each task
+    // takes a block of columns (weight rows small enough to stay in cache)
+    // and runs every row against it, two rows against two weight rows at a
+    // time (`vec_dot_2x2`), the odd ones out alone; the sums are the same,
+    // so the results are bit for bit those of the upstream loop.
+    // `NDB_Q8_PROMPT_KERNEL=upstream` keeps the upstream loop for every
+    // product, for benchmarks (`inference/vendor/README.md`).
+    if m == 1 || upstream_prompt_kernel() {
         for row_idx in 0..m {
             let lhs_row = &lhs_b[row_idx * k_in_blocks..(row_idx + 1) * k_in_blocks];
             dst[row_idx * n..(row_idx + 1) * n]
