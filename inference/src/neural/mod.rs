@@ -1075,7 +1075,7 @@ impl NeuralDebugger {
         }
         let grammar = self.grammar(source, action, previous);
         let samples = self.generate(prompt.clone(), grammar.clone(), k, Repeats::Free, cancel)?;
-        let (mut candidates, mut rejected) = vote(&samples, delta_base(previous));
+        let (mut candidates, rejected) = vote(&samples, delta_base(previous));
         if candidates.is_empty()
             && k == 1
             && matches!(rejected.first(), Some(Rejected::CutOff { .. }))
@@ -1096,7 +1096,6 @@ impl NeuralDebugger {
                         ..candidate
                     })
                     .collect();
-                rejected.clear();
             }
         }
         if candidates.is_empty() {
