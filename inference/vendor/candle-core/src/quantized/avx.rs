@@ -99,6 +99,121 @@ pub(crate) fn vec_dot_q8_0_q8_0_2x2(
     }
 }
 
+/// ndb: the 8-bit dot products of four weight rows (`xs`) with two
+/// activation rows (`ys`) with the VNNI instruction `vpdpbusd`, which
+/// multiplies unsigned by signed bytes and adds four products into each
+/// 32-bit lane. The weight bytes are made unsigned by adding 128 (`x ^ 0x80`,
+/// once per block for two rows) and the lane's accumulator starts at
+/// `-128 · Σy`, so each lane holds exactly the integer `Σ x·y` of its four
+/// bytes, the integer upstream's `maddubs`/`madd` pair gives (no byte of a
+/// Q8_0 block is -128, so nothing saturates either way). The float sums are
+/// then accumulated lane by lane and block by block exactly as
+/// `vec_dot_q8_0_q8_0` accumulates them, so each result is its own, bit for
+/// bit. `out[r][c]` is `xs[r]·ys[c]`.
+#[cfg(any(
+    target_feature = "avxvnni",
+    all(target_feature = "avx512vnni", target_feature = "avx512vl")
+))]
+#[inline(always)]
+pub(crate) fn vec_dot_q8_0_q8_0_4x2(
+    n: usize,
+    xs: [&[BlockQ8_0]; 4],
+    ys: [&[BlockQ8_0]; 2],
+) -> [[f32; 2]; 4] {
+    debug_assert!(
+        n.is_multiple_of(QK8_0),
+        "vec_dot_q8_0_q8_0_4x2: {n} is not divisible by {QK8_0}"
+    );
+    vnni_tile::<4, 2>(n / QK8_0, xs, ys)
+}
+
+/// ndb: `vec_dot_q8_0_q8_0_2x2` with VNNI (see `vec_dot_q8_0_q8_0_4x2`).
+#[cfg(any(
+    target_feature = "avxvnni",
+    all(target_feature = "avx512vnni", target_feature = "avx512vl")
+))]
+#[inline(always)]
+pub(crate) fn vec_dot_q8_0_q8_0_2x2_vnni(
+    n: usize,
+    x0: &[BlockQ8_0],
+    x1: &[BlockQ8_0],
+    y0: &[BlockQ8_0],
+    y1: &[BlockQ8_0],
+) -> [f32; 4] {
+    debug_assert!(
+        n.is_multiple_of(QK8_0),
+        "vec_dot_q8_0_q8_0_2x2: {n} is not divisible by {QK8_0}"
+    );
+    let [[a, b], [c, d]] = vnni_tile::<2, 2>(n / QK8_0, [x0, x1], [y0, y1]);
+    [a, b, c, d]
+}
+
+/// ndb: `src + Σ` of the four products `a·b` (unsigned × signed bytes) of
+/// each 32-bit lane.
+#[cfg(any(
+    target_feature = "avxvnni",
+    all(target_feature = "avx512vnni", target_feature = "avx512vl")
+))]
+#[inline(always)]
+unsafe fn dpbusd(src: __m256i, a: __m256i, b: __m256i) -> __m256i {
+    #[cfg(target_feature = "avxvnni")]
+    return _mm256_dpbusd_avx_epi32(src, a, b);
+    #[cfg(not(target_feature = "avxvnni"))]
+    return _mm256_dpbusd_epi32(src, a, b);
+}
+
+/// ndb: the `RX × CY` tile of `vec_dot_q8_0_q8_0_4x2` over `blocks` blocks.
+#[cfg(any(
+    target_feature = "avxvnni",
+    all(target_feature = "avx512vnni", target_feature = "avx512vl")
+))]
+#[inline(always)]
+fn vnni_tile<const RX: usize, const CY: usize>(
+    blocks: usize,
+    xs: [&[BlockQ8_0]; RX],
+    ys: [&[BlockQ8_0]; CY],
+) -> [[f32; CY]; RX] {
+    assert!(xs.iter().chain(&ys).all(|row| row.len() >= blocks));
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        let offset = _mm256_set1_epi8(0x80u8 as i8);
+        let mut acc = [[_mm256_setzero_ps(); CY]; RX];
+        for i in 0..blocks {
+            let mut ux = [zero; RX];
+            let mut dx = [0f32; RX];
+            for r in 0..RX {
+                let block = xs[r].get_unchecked(i);
+                let bx = _mm256_loadu_si256(block.qs.as_ptr() as *const __m256i);
+                ux[r] = _mm256_xor_si256(bx, offset);
+                dx[r] = f16::to_f32(block.d);
+            }
+            let mut by = [zero; CY];
+            let mut start = [zero; CY];
+            let mut dy = [0f32; CY];
+            for c in 0..CY {
+                let block = ys[c].get_unchecked(i);
+                by[c] = _mm256_loadu_si256(block.qs.as_ptr() as *const __m256i);
+                // 128 · Σ(-y) per lane: the offset's share, taken off.
+                start[c] = dpbusd(zero, offset, _mm256_sub_epi8(zero, by[c]));
+                dy[c] = f16::to_f32(block.d);
+            }
+            for r in 0..RX {
+                for c in 0..CY {
+                    let q = _mm256_cvtepi32_ps(dpbusd(start[c], ux[r], by[c]));
+                    acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dx[r] * dy[c]), q, acc[r][c]);
+                }
+            }
+        }
+        let mut out = [[0f32; CY]; RX];
+        for r in 0..RX {
+            for c in 0..CY {
+                out[r][c] = hsum_float_8(acc[r][c]);
+            }
+        }
+        out
+    }
+}
+
 #[inline(always)]
 pub(crate) fn vec_dot_q4_0_q8_0(n: usize, xs: &[BlockQ4_0], ys: &[BlockQ8_0]) -> f32 {
     debug_assert!(
