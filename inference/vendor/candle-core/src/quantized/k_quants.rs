@@ -71,18 +71,21 @@ pub trait GgmlType: Sized + Clone + Send + Sync {
         ]
     }
 
-    /// ndb: the products of four weight rows with two activation rows,
-    /// `out[r][c] = xs[r]·ys[c]`, each bit for bit what `vec_dot` gives. By
-    /// default two `vec_dot_2x2`; types with a kernel that does better
+    /// ndb: the products of `m` activation rows (`lhs`) with a block of
+    /// weight rows (`rhs`, whole rows of `k` values): `out[row * width +
+    /// j]` is row `row` times weight row `j`, each bit for bit what
+    /// `vec_dot` gives. `matmul` runs one block per task. By default two
+    /// rows against two weight rows at a time; types with a better kernel
     /// override it.
-    fn vec_dot_4x2(
-        n: usize,
-        xs: [&[Self]; 4],
-        ys: [&[Self::VecDotType]; 2],
-    ) -> [[f32; 2]; 4] {
-        let [a, b, c, d] = Self::vec_dot_2x2(n, xs[0], xs[1], ys[0], ys[1]);
-        let [e, f, g, h] = Self::vec_dot_2x2(n, xs[2], xs[3], ys[0], ys[1]);
-        [[a, b], [c, d], [e, f], [g, h]]
+    fn block_products(
+        k: usize,
+        m: usize,
+        lhs: &[Self::VecDotType],
+        rhs: &[Self],
+        out: &mut [f32],
+    ) {
+        let width = rhs.len() / k.div_ceil(Self::BLCK_SIZE);
+        block_products_by_pairs::<Self>(k, (m, width, 0), lhs, rhs, out)
     }
 }
 
@@ -727,19 +730,18 @@ impl GgmlType for BlockQ8_0 {
         super::avx::vec_dot_q8_0_q8_0_2x2(n, x0, x1, y0, y1)
     }
 
-    // ndb: inlined into `matmul`'s loop (a call per tile measured 1.35
-    // times slower).
     #[cfg(any(
         target_feature = "avxvnni",
         all(target_feature = "avx512vnni", target_feature = "avx512vl")
     ))]
-    #[inline(always)]
-    fn vec_dot_4x2(
-        n: usize,
-        xs: [&[Self]; 4],
-        ys: [&[Self::VecDotType]; 2],
-    ) -> [[f32; 2]; 4] {
-        super::avx::vec_dot_q8_0_q8_0_4x2(n, xs, ys)
+    fn block_products(
+        k: usize,
+        m: usize,
+        lhs: &[Self::VecDotType],
+        rhs: &[Self],
+        out: &mut [f32],
+    ) {
+        q8_0_block_products(k, m, lhs, rhs, out)
     }
 
     fn vec_dot_unopt(n: usize, xs: &[Self], ys: &[Self::VecDotType]) -> f32 {
@@ -2401,9 +2403,9 @@ pub fn matmul<T: GgmlType>(
     // a time, each with its own fork/join over the columns, so the whole
     // weight matrix streamed from memory once per row. Below, each task
     // takes a block of columns (weight rows small enough to stay in cache)
-    // and runs every row against it, two rows against four weight rows at a
-    // time (`vec_dot_4x2`), then two (`vec_dot_2x2`), the odd ones out
-    // alone; the sums are the same,
+    // and runs every row against it (`GgmlType::block_products`: two rows
+    // against two weight rows at a time, or, for 8-bit weights with VNNI,
+    // against four), the odd ones out alone; the sums are the same,
     // so the results are bit for bit those of the upstream loop.
     // `NDB_Q8_PROMPT_KERNEL=upstream` keeps the upstream loop for every
     // product, for benchmarks (`inference/vendor/README.md`).
@@ -2424,34 +2426,14 @@ pub fn matmul<T: GgmlType>(
     }
     let threads = rayon::current_num_threads().max(1);
     let block = (n / (threads * 4)).clamp(8, 64);
-    let lhs_row = |row: usize| &lhs_b[row * k_in_blocks..(row + 1) * k_in_blocks];
-    let rhs_col = |col: usize| &rhs_t[col * k_in_blocks..(col + 1) * k_in_blocks];
     let blocks: Vec<(usize, Vec<f32>)> = (0..n.div_ceil(block))
         .into_par_iter()
         .map(|b| {
             let start = b * block;
             let width = block.min(n - start);
             let mut out = vec![0f32; m * width];
-            // The 4 × 2 tiles here, what they leave in a loop of its own
-            // (with them in this loop, its registers measured 1.3 times
-            // slower).
-            let tiled = width - width % 4;
-            let mut row = 0;
-            while row + 1 < m {
-                let (y0, y1) = (lhs_row(row), lhs_row(row + 1));
-                let mut j = 0;
-                while j < tiled {
-                    let xs = std::array::from_fn(|r| rhs_col(start + j + r));
-                    let tile = T::vec_dot_4x2(k, xs, [y0, y1]);
-                    for (r, [a, b]) in tile.into_iter().enumerate() {
-                        out[row * width + j + r] = a;
-                        out[(row + 1) * width + j + r] = b;
-                    }
-                    j += 4;
-                }
-                row += 2;
-            }
-            products_left_over::<T>(k, (m, width, tiled), &lhs_b, &rhs_t[start * k_in_blocks..], &mut out);
+            let rhs_block = &rhs_t[start * k_in_blocks..(start + width) * k_in_blocks];
+            T::block_products(k, m, &lhs_b, rhs_block, &mut out);
             (start, out)
         })
         .collect();
@@ -2465,14 +2447,16 @@ pub fn matmul<T: GgmlType>(
     Ok(())
 }
 
-/// ndb: the products `matmul`'s 4 × 2 tiles leave in a block of `width`
-/// weight rows (`rhs_t` starts at the block): the columns from `tiled` on
-/// for each pair of rows, two at a time and the odd one alone, and every
-/// column of an odd last row. `out` is the block's `m × width` result.
+/// ndb: the products of `m` activation rows (`lhs_b`) with `width` weight
+/// rows (`rhs_t`) from weight row `from` on, two rows against two weight
+/// rows at a time (`vec_dot_2x2`), the odd ones out alone; `out[row * width
+/// + j]` is row `row` times weight row `j`. Each is bit for bit what
+/// `vec_dot` gives. Kept out of line: inside the 4 × 2 tiles' loop
+/// (`q8_0_block_products`) it made that loop 1.3 times slower.
 #[inline(never)]
-fn products_left_over<T: GgmlType>(
+fn block_products_by_pairs<T: GgmlType>(
     k: usize,
-    (m, width, tiled): (usize, usize, usize),
+    (m, width, from): (usize, usize, usize),
     lhs_b: &[T::VecDotType],
     rhs_t: &[T],
     out: &mut [f32],
@@ -2483,7 +2467,7 @@ fn products_left_over<T: GgmlType>(
     let mut row = 0;
     while row + 1 < m {
         let (y0, y1) = (lhs_row(row), lhs_row(row + 1));
-        let mut j = tiled;
+        let mut j = from;
         while j + 1 < width {
             let [a, b, c, d] = T::vec_dot_2x2(k, rhs_col(j), rhs_col(j + 1), y0, y1);
             out[row * width + j] = a;
@@ -2503,6 +2487,46 @@ fn products_left_over<T: GgmlType>(
             out[row * width + j] = T::vec_dot(k, rhs_col(j), lhs_row(row));
         }
     }
+}
+
+/// ndb: `block_products` of 8-bit weights with VNNI: two rows against four
+/// weight rows at a time (`avx::vec_dot_q8_0_q8_0_4x2`), the rest by
+/// `block_products_by_pairs`. Not generic, so it is compiled (and
+/// optimized) here whoever calls `matmul`.
+#[cfg(any(
+    target_feature = "avxvnni",
+    all(target_feature = "avx512vnni", target_feature = "avx512vl")
+))]
+fn q8_0_block_products(
+    k: usize,
+    m: usize,
+    lhs_b: &[BlockQ8_0],
+    rhs_t: &[BlockQ8_0],
+    out: &mut [f32],
+) {
+    let k_in_blocks = k.div_ceil(QK8_0);
+    let width = rhs_t.len() / k_in_blocks;
+    let lhs_row = |row: usize| &lhs_b[row * k_in_blocks..(row + 1) * k_in_blocks];
+    let rhs_col = |col: usize| &rhs_t[col * k_in_blocks..(col + 1) * k_in_blocks];
+    let tiled = width - width % 4;
+    let mut row = 0;
+    while row + 1 < m {
+        let ys = [lhs_row(row), lhs_row(row + 1)];
+        let mut j = 0;
+        while j < tiled {
+            let xs = std::array::from_fn(|r| rhs_col(j + r));
+            let tile = super::avx::vec_dot_q8_0_q8_0_4x2(k, xs, ys);
+            for (r, [a, b]) in tile.into_iter().enumerate() {
+                out[row * width + j + r] = a;
+                out[(row + 1) * width + j + r] = b;
+            }
+            j += 4;
+        }
+        row += 2;
+    }
+    // The columns the tiles left, and an odd last row.
+    let from = if m >= 2 { tiled } else { 0 };
+    block_products_by_pairs::<BlockQ8_0>(k, (m, width, from), lhs_b, rhs_t, out);
 }
 
 pub fn matmul_f16<T: GgmlType>(
