@@ -3,8 +3,10 @@
 //! bit, what multiplying them one row at a time gives (the upstream loop's
 //! result), and both stay close to the float32 product of the dequantized
 //! weights. Shapes cover the model's layers and widths that do not divide
-//! into the kernel's column blocks. The 8-bit quantization, rewritten to
-//! become vector code, gives upstream's bytes.
+//! into the kernel's column blocks or its tiles (four weight rows against
+//! two prompt rows with VNNI, two against two with AVX2, whichever this
+//! CPU compiled in). The 8-bit quantization, rewritten to become vector
+//! code, gives upstream's bytes.
 
 use candle_core::quantized::k_quants::{matmul, BlockQ4_0, BlockQ8_0, GgmlType};
 
@@ -79,6 +81,10 @@ fn a_prompt_of_many_rows_gives_each_row_its_own_product_8_bit() {
     check::<BlockQ8_0>(190, 576, 192, 0.01);
     check::<BlockQ8_0>(37, 1536, 576, 0.01);
     check::<BlockQ8_0>(5, 64, 200, 0.01);
+    // Blocks of 8 weight rows and a last one of 6 (a 4 × 2 tile, then a
+    // pair) or 3 (a pair and one alone), with an odd last row.
+    check::<BlockQ8_0>(6, 64, 30, 0.01);
+    check::<BlockQ8_0>(7, 96, 27, 0.01);
     check::<BlockQ8_0>(2, 32, 3, 0.01);
     check::<BlockQ8_0>(1, 576, 130, 0.01);
 }
