@@ -2448,9 +2448,10 @@ pub fn matmul<T: GgmlType>(
 }
 
 /// ndb: the products of `m` activation rows (`lhs_b`) with `width` weight
-/// rows (`rhs_t`) from weight row `from` on, two rows against two weight
-/// rows at a time (`vec_dot_2x2`), the odd ones out alone; `out[row * width
-/// + j]` is row `row` times weight row `j`. Each is bit for bit what
+/// rows (`rhs_t`): for each pair of rows the weight rows from `from` on,
+/// two against two at a time (`vec_dot_2x2`), an odd one alone; an odd
+/// last row against all of them. `out[row * width + j]` is row `row` times
+/// weight row `j`. Each is bit for bit what
 /// `vec_dot` gives. Kept out of line: inside the 4 × 2 tiles' loop
 /// (`q8_0_block_products`) it made that loop 1.3 times slower.
 #[inline(never)]
@@ -2524,9 +2525,8 @@ fn q8_0_block_products(
         }
         row += 2;
     }
-    // The columns the tiles left, and an odd last row.
-    let from = if m >= 2 { tiled } else { 0 };
-    block_products_by_pairs::<BlockQ8_0>(k, (m, width, from), lhs_b, rhs_t, out);
+    // The columns the tiles left, and an odd last row (all its columns).
+    block_products_by_pairs::<BlockQ8_0>(k, (m, width, tiled), lhs_b, rhs_t, out);
 }
 
 pub fn matmul_f16<T: GgmlType>(
