@@ -198,6 +198,28 @@ fn sampled_questions_compute_a_new_prompt_once() {
     );
 }
 
+/// The k samples of a question are decoded together, one batch of k
+/// sequences through the model's attention (issue 13: "the k samples go to
+/// the model as one batched request"). Upstream's CPU kernel gave every
+/// sequence of such a batch the last one's attention; the vendored kernel
+/// gives each its own (`inference/tests/attention.rs`), so this is the
+/// path those checks matter for.
+#[test]
+fn the_k_samples_of_a_question_are_decoded_as_one_batch() {
+    if mistralrs_core::cpu_attention_kernel() != "ndb" {
+        eprintln!("NDB_ATTENTION=upstream: the batch gauge counts ndb's kernel only");
+        return;
+    }
+    let debugger = default_model(48);
+    let session = start_session(&debugger);
+    let answers = debugger.candidates(&session, Action::StepOver, 4, &Cancel::new());
+    assert!(answers.is_ok(), "{answers:?}");
+    assert!(
+        mistralrs_core::cpu_attention_most_sequences_decoded() >= 2,
+        "k = 4 decoded its sequences one at a time"
+    );
+}
+
 /// What `ask` returned, and how many requests it sent to the engine.
 fn requests_sent<T>(debugger: &NeuralDebugger, ask: impl FnOnce() -> T) -> (T, usize) {
     let before = debugger.requests();

@@ -1,3 +1,5 @@
+// ndb: a vendored dependency; ndb's lints do not apply (inference/vendor/README.md).
+#![allow(warnings, clippy::all)]
 #![deny(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 use candle_core::Device;
 use engine::Engine;
@@ -56,6 +58,10 @@ pub use toml_selector::{get_toml_selected_model_device_map_params, get_toml_sele
 
 mod amoe;
 mod attention;
+// ndb: the CPU attention kernels, for ndb's tests and benchmarks.
+pub use attention::{
+    cpu_attention_kernel, cpu_attention_most_sequences_decoded, ndb_cpu_attention,
+};
 mod diagnostics;
 mod diffusion_models;
 pub mod distributed;

@@ -6,6 +6,11 @@ use candle_core::{DType, Device, Result, Tensor};
 
 mod backends;
 
+// ndb: the CPU attention kernels, for ndb's tests and benchmarks.
+pub use backends::cpu::{
+    cpu_attention_kernel, cpu_attention_most_sequences_decoded, ndb_cpu_attention,
+};
+
 #[allow(unused)]
 pub(crate) use backends::{flash_attn, maybe_synchronize, naive_sdpa, sinks_attn};
 

@@ -288,6 +288,44 @@ pub fn run_flash_attn_cpu<T>(
 where
     T: WithDType + Sum + num_traits::real::Real + DowncastF32 + UpcastF32 + Copy,
 {
+    // ndb: the kernel is chosen per call (`NDB_ATTENTION=upstream`).
+    flash_attn_cpu_with::<T>(q, k, v, mask, sdpa_params, upstream_attention())
+}
+
+/// ndb: the CPU attention of `run_flash_attn_cpu` on f32 tensors, with the
+/// kernel named: ndb's (`upstream == false`) or upstream's. q, k and v are
+/// `(B, S, H, D)` with any strides whose last is 1, the mask broadcast as
+/// mistral.rs broadcasts it. For tests and benchmarks
+/// (`inference/tests/attention.rs`).
+pub fn ndb_cpu_attention(
+    q: &Tensor,
+    k: &Tensor,
+    v: &Tensor,
+    mask: Option<&Tensor>,
+    softmax_scale: f32,
+    upstream: bool,
+) -> Result<Tensor> {
+    let sdpa_params = SdpaParams {
+        n_kv_groups: q.dim(2)? / k.dim(2)?,
+        softcap: None,
+        softmax_scale,
+        sliding_window: None,
+        sinks: None,
+    };
+    flash_attn_cpu_with::<f32>(q, k, v, mask, &sdpa_params, upstream)
+}
+
+fn flash_attn_cpu_with<T>(
+    q: &Tensor,
+    k: &Tensor,
+    v: &Tensor,
+    mask: Option<&Tensor>,
+    sdpa_params: &SdpaParams,
+    upstream: bool,
+) -> Result<Tensor>
+where
+    T: WithDType + Sum + num_traits::real::Real + DowncastF32 + UpcastF32 + Copy,
+{
     // Inline CPU slice extraction for q, k, v, and optional mask
     let (q_guard, q_layout) = q.storage_and_layout();
     let q_data: &[T] = if let Storage::Cpu(cpu) = &*q_guard {
@@ -341,6 +379,52 @@ where
     // Fast path for decode: q_len == 1
     let mask_dims_ref = mask_dims.as_deref();
     let mask_slice = mask_buffer.as_deref();
+
+    // ndb: the same kernels on the global rayon pool, with the dot products
+    // vectorized across key positions (`NDB_ATTENTION=upstream` keeps
+    // upstream's; `inference/vendor/README.md`).
+    if !upstream {
+        let (q_dims, k_dims, v_dims) = (q.shape().dims(), k.shape().dims(), v.shape().dims());
+        let shapes = Shapes {
+            q: q_dims,
+            k: k_dims,
+            v: v_dims,
+            q_stride,
+            k_stride,
+            v_stride,
+        };
+        let mask = match (mask_slice, mask_dims_ref) {
+            (Some(data), Some(dims)) => Some(MaskInfo {
+                data,
+                dims,
+                b: q_dims[0],
+                h: q_dims[2],
+            }),
+            _ => None,
+        };
+        let softcap = sdpa_params.softcap.unwrap_or(0.0);
+        return if q_dims[1] == 1 {
+            ndb_attention_one_query(
+                q_data,
+                k_data,
+                v_data,
+                mask,
+                &shapes,
+                sdpa_params.softmax_scale,
+                softcap,
+            )
+        } else {
+            ndb_attention_rows(
+                q_data,
+                k_data,
+                v_data,
+                mask,
+                &shapes,
+                sdpa_params.softmax_scale,
+                softcap,
+            )
+        };
+    }
 
     if q.shape().dims()[1] == 1 {
         return flash_attn_cpu_single_q(
@@ -719,6 +803,432 @@ where
 
     let out_shape = (b, h, q_len, dv);
     Tensor::from_vec(out, out_shape, &Device::Cpu)
+}
+
+// ---------------------------------------------------------------------------
+// ndb: upstream's two kernels above, run on the global rayon pool and with
+// their dot products computed eight or sixteen key positions at a time.
+//
+// Upstream runs attention on a pool of its own (`FLASH_ATTN_POOL`, one thread
+// per core) beside the global pool that candle's matrix products use; on two
+// cores four workers then take turns at every layer, each idle pool's workers
+// yielding while the other works. Here attention runs on the global pool.
+//
+// Upstream's `vec_dot_f32` sums one key row at a time, four products per
+// step, in an order the compiler must keep (no vector reduction). Here the
+// key rows are laid out as columns (`[d][kv]`) and every lane of a vector
+// runs upstream's exact sequence of operations for its own key position, so
+// each score is bit for bit upstream's; so is everything after it (the
+// online softmax, the value sums and the tiles' reduction keep upstream's
+// order). `inference/tests/attention.rs` holds the two paths to that.
+// ---------------------------------------------------------------------------
+
+/// ndb: whether `NDB_ATTENTION=upstream` asks for upstream's kernels (read
+/// once per process).
+fn upstream_attention() -> bool {
+    static UPSTREAM: LazyLock<bool> =
+        LazyLock::new(|| std::env::var("NDB_ATTENTION").is_ok_and(|kernel| kernel == "upstream"));
+    *UPSTREAM
+}
+
+/// ndb: whether a CPU attention call through `run_flash_attn_cpu` takes
+/// ndb's kernels (the default) or upstream's (`NDB_ATTENTION=upstream`).
+pub fn cpu_attention_kernel() -> &'static str {
+    if upstream_attention() {
+        "upstream"
+    } else {
+        "ndb"
+    }
+}
+
+/// ndb: the most sequences one decoding step has attended for at once in
+/// this process (ndb's kernel only): more than one when the k samples of a
+/// question are decoded as one batch.
+static MOST_SEQUENCES_DECODED: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// ndb: see `MOST_SEQUENCES_DECODED`.
+pub fn cpu_attention_most_sequences_decoded() -> usize {
+    MOST_SEQUENCES_DECODED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// ndb: the shapes and strides of q, k and v, `(B, S, H, D)`.
+struct Shapes<'a> {
+    q: &'a [usize],
+    k: &'a [usize],
+    v: &'a [usize],
+    q_stride: &'a [usize],
+    k_stride: &'a [usize],
+    v_stride: &'a [usize],
+}
+
+impl<'a> MaskInfo<'a> {
+    /// ndb: the mask's values for one query over key positions `0..kv_len`
+    /// when they lie side by side in the buffer. Every layout `mask_offset`
+    /// knows puts the key position last, with stride one, so the row is a
+    /// slice whenever the mask's last dimension covers `kv_len`; otherwise
+    /// (or for a mask with an empty dimension) `None`, and the caller asks
+    /// `value` position by position, as upstream does.
+    fn row(&self, b_i: usize, h_i: usize, q_pos: usize, kv_len: usize) -> Option<&'a [f32]> {
+        if *self.dims.last()? < kv_len {
+            return None;
+        }
+        let start = mask_offset(self.dims, self.b, self.h, b_i, h_i, q_pos, 0)?;
+        self.data.get(start..start + kv_len)
+    }
+}
+
+/// ndb: `out[j] = vec_dot_f32(q_row, key j)` for the `out.len()` keys whose
+/// elements are `columns[i * stride + j]`. Each lane does exactly what
+/// `vec_dot_f32` does for one key, in the same order (Rust never fuses or
+/// reorders float operations), so the scores are bit for bit upstream's.
+#[inline]
+fn dots_by_columns<T: UpcastF32 + Copy>(
+    q_row: &[T],
+    columns: &[f32],
+    stride: usize,
+    out: &mut [f32],
+) {
+    let n = out.len();
+    let d = q_row.len();
+    out.fill(0.0);
+    let chunks = d / DOT_CHUNK;
+    for c in 0..chunks {
+        let i = c * DOT_CHUNK;
+        let (a0, a1, a2, a3) = (
+            q_row[i].to_f32(),
+            q_row[i + 1].to_f32(),
+            q_row[i + 2].to_f32(),
+            q_row[i + 3].to_f32(),
+        );
+        let k0 = &columns[i * stride..][..n];
+        let k1 = &columns[(i + 1) * stride..][..n];
+        let k2 = &columns[(i + 2) * stride..][..n];
+        let k3 = &columns[(i + 3) * stride..][..n];
+        for ((((o, x0), x1), x2), x3) in out.iter_mut().zip(k0).zip(k1).zip(k2).zip(k3) {
+            *o += a0 * *x0 + a1 * *x1 + a2 * *x2 + a3 * *x3;
+        }
+    }
+    for i in (chunks * DOT_CHUNK)..d {
+        let a = q_row[i].to_f32();
+        for (o, x) in out.iter_mut().zip(&columns[i * stride..][..n]) {
+            *o += a * *x;
+        }
+    }
+}
+
+/// ndb: key rows `from..from + n` of one batch and key head, written as
+/// columns: element `i` of key `from + j` goes to `columns[i * n + j]`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn keys_as_columns<T: UpcastF32 + Copy>(
+    k_data: &[T],
+    kstride: &[usize],
+    b_i: usize,
+    k_head: usize,
+    from: usize,
+    n: usize,
+    d: usize,
+    columns: &mut [f32],
+) {
+    for j in 0..n {
+        let base = b_i * kstride[0] + (from + j) * kstride[1] + k_head * kstride[2];
+        for (i, x) in k_data[base..base + d].iter().enumerate() {
+            columns[i * n + j] = x.to_f32();
+        }
+    }
+}
+
+/// ndb: `vkq += v_row * vs`, upstream's value sum (element by element, so a
+/// vector does it in the same order).
+#[inline]
+fn add_scaled<T: UpcastF32 + Copy>(vkq: &mut [f32], v_row: &[T], vs: f32) {
+    for (acc, v) in vkq.iter_mut().zip(v_row) {
+        *acc += v.to_f32() * vs;
+    }
+}
+
+/// ndb: upstream's `flash_attn_cpu` (many queries: a prompt), on the global
+/// pool, with the scores of a query computed before its softmax loop.
+fn ndb_attention_rows<T>(
+    q_data: &[T],
+    k_data: &[T],
+    v_data: &[T],
+    mask: Option<MaskInfo<'_>>,
+    shapes: &Shapes<'_>,
+    scale: f32,
+    logit_softcap: f32,
+) -> Result<Tensor>
+where
+    T: WithDType + Copy + UpcastF32 + DowncastF32,
+{
+    let (qstride, kstride, vstride) = (shapes.q_stride, shapes.k_stride, shapes.v_stride);
+    let (b, q_len, h, d) = (shapes.q[0], shapes.q[1], shapes.q[2], shapes.q[3]);
+    let kv_len = shapes.k[1];
+    let k_h = shapes.k[2];
+    let v_h = shapes.v[2];
+    let rk2 = h / k_h;
+    let rv2 = h / v_h;
+    let dv = d;
+
+    assert_eq!(qstride[3], 1, "q must have contiguous rows");
+    assert_eq!(kstride[3], 1, "k must have contiguous rows");
+    assert_eq!(vstride[3], 1, "v must have contiguous rows");
+
+    // Every key of every (batch, key head) as columns, once for all queries.
+    let block = d * kv_len;
+    let mut columns = vec![0f32; b * k_h * block];
+    columns
+        .par_chunks_mut(block.max(1))
+        .enumerate()
+        .for_each(|(index, part)| {
+            keys_as_columns(
+                k_data,
+                kstride,
+                index / k_h,
+                index % k_h,
+                0,
+                kv_len,
+                d,
+                part,
+            );
+        });
+
+    let mut out = vec![T::cast(0.0); b * q_len * h * dv];
+    out.par_chunks_mut(dv)
+        .with_min_len(64)
+        .enumerate()
+        .for_each_init(
+            || (vec![0f32; kv_len], vec![0f32; kv_len]),
+            |(scores, mask_buffer), (row_idx, out_chunk)| {
+                let rows_per_batch = h * q_len;
+                let b_i = row_idx / rows_per_batch;
+                let rem = row_idx % rows_per_batch;
+                let h_i = rem / q_len;
+                let q_pos = rem % q_len;
+                // max_bias is 0: upstream's slope is 1.0.
+                let slope = 1.0f32;
+                let k_head = h_i / rk2;
+                let v_head = h_i / rv2;
+
+                // The mask row, read once; positions past the last one it
+                // leaves open are skipped by upstream's loop, so no score is
+                // computed for them.
+                let mask_row: Option<&[f32]> = mask.as_ref().map(|mask| {
+                    mask.row(b_i, h_i, q_pos, kv_len).unwrap_or_else(|| {
+                        for (kv_pos, m) in mask_buffer.iter_mut().enumerate() {
+                            *m = mask.value(b_i, h_i, q_pos, kv_pos);
+                        }
+                        &mask_buffer[..]
+                    })
+                });
+                let limit = match mask_row {
+                    Some(row) => row
+                        .iter()
+                        .rposition(|m| slope * *m != f32::NEG_INFINITY)
+                        .map_or(0, |last| last + 1),
+                    None => kv_len,
+                };
+
+                let q_base = b_i * qstride[0] + q_pos * qstride[1] + h_i * qstride[2];
+                let q_row = &q_data[q_base..q_base + d];
+                let keys = &columns[(b_i * k_h + k_head) * block..][..block];
+                dots_by_columns(q_row, keys, kv_len, &mut scores[..limit]);
+
+                let mut vkq = vec![0f32; dv];
+                let mut s = 0.0f32;
+                let mut m = f32::NEG_INFINITY;
+                for kv_pos in 0..limit {
+                    let mv = match mask_row {
+                        Some(row) => slope * row[kv_pos],
+                        None => 0.0,
+                    };
+                    if mv == f32::NEG_INFINITY {
+                        continue;
+                    }
+                    let mut s_val = scores[kv_pos];
+                    let mut scale_applied = scale;
+                    if logit_softcap != 0.0 {
+                        scale_applied /= logit_softcap;
+                    }
+                    s_val *= scale_applied;
+                    if logit_softcap != 0.0 {
+                        s_val = logit_softcap * s_val.tanh();
+                    }
+                    s_val += mv;
+
+                    let m_old = m;
+                    let mut ms = 1.0f32;
+                    let mut vs = 1.0f32;
+                    if s_val > m {
+                        m = s_val;
+                        ms = (m_old - m).exp();
+                        for v in vkq.iter_mut() {
+                            *v *= ms;
+                        }
+                    } else {
+                        vs = (s_val - m).exp();
+                    }
+
+                    let v_base = b_i * vstride[0] + kv_pos * vstride[1] + v_head * vstride[2];
+                    add_scaled(&mut vkq, &v_data[v_base..v_base + dv], vs);
+
+                    s = s * ms + vs;
+                }
+
+                let inv_s = 1.0 / s;
+                for (o, v) in out_chunk.iter_mut().zip(vkq.iter()) {
+                    *o = T::cast(*v * inv_s);
+                }
+            },
+        );
+
+    Tensor::from_vec(out, (b, h, q_len, dv), &Device::Cpu)
+}
+
+/// ndb: upstream's `flash_attn_cpu_single_q` (one query: decoding), on the
+/// global pool, with each tile's keys laid out as columns once per key head.
+///
+/// Upstream's tiles keep one partial sum per head, not per batch row: with
+/// several sequences decoded together (the k samples of one question) every
+/// row's sums land in the same place, and every row gets the last row's
+/// attention. Here each batch row has its own partial sums, so a batch of
+/// rows answers what each row answers alone (`inference/tests/attention.rs`);
+/// for one row the result is upstream's, bit for bit.
+fn ndb_attention_one_query<T>(
+    q_data: &[T],
+    k_data: &[T],
+    v_data: &[T],
+    mask: Option<MaskInfo<'_>>,
+    shapes: &Shapes<'_>,
+    scale: f32,
+    logit_softcap: f32,
+) -> Result<Tensor>
+where
+    T: WithDType + Copy + UpcastF32 + DowncastF32,
+{
+    let (qstride, kstride, vstride) = (shapes.q_stride, shapes.k_stride, shapes.v_stride);
+    let (b, _q_len, h, d) = (shapes.q[0], shapes.q[1], shapes.q[2], shapes.q[3]);
+    let kv_len = shapes.k[1];
+    let kv_tiles = kv_len.div_ceil(TILE_KV);
+    let dv = d;
+    let k_h = shapes.k[2];
+    let v_h = shapes.v[2];
+    let rk2 = h / k_h;
+    let rv2 = h / v_h;
+    let heads = b * h;
+    MOST_SEQUENCES_DECODED.fetch_max(b, std::sync::atomic::Ordering::Relaxed);
+
+    // Per tile, per (batch row, head): the value sum, the softmax sum and
+    // the running maximum.
+    let mut scratch = vec![0f32; kv_tiles * heads * dv];
+    let mut scratch_s = vec![0f32; kv_tiles * heads];
+    let mut scratch_m = vec![f32::NEG_INFINITY; kv_tiles * heads];
+
+    // One task per tile, as upstream; each writes only its own tile's part.
+    scratch
+        .par_chunks_mut((heads * dv).max(1))
+        .zip(scratch_s.par_chunks_mut(heads.max(1)))
+        .zip(scratch_m.par_chunks_mut(heads.max(1)))
+        .enumerate()
+        .for_each_init(
+            || (vec![0f32; d * TILE_KV], [0f32; TILE_KV]),
+            |(columns, scores), (tile_idx, ((tile_vkq, tile_s), tile_m))| {
+                let start = tile_idx * TILE_KV;
+                let end = (start + TILE_KV).min(kv_len);
+                let n = end - start;
+                for b_i in 0..b {
+                    let mut columns_head = usize::MAX;
+                    for h_i in 0..h {
+                        // max_bias is 0: upstream's slope is 1.0.
+                        let slope = 1.0f32;
+                        let k_head = h_i / rk2;
+                        let v_head = h_i / rv2;
+                        if columns_head != k_head {
+                            keys_as_columns(k_data, kstride, b_i, k_head, start, n, d, columns);
+                            columns_head = k_head;
+                        }
+                        let q_base = b_i * qstride[0] + h_i * qstride[2];
+                        let q_row = &q_data[q_base..q_base + d];
+                        dots_by_columns(q_row, columns, n, &mut scores[..n]);
+
+                        let at = b_i * h + h_i;
+                        let vkq = &mut tile_vkq[at * dv..(at + 1) * dv];
+                        let mut s = 0f32;
+                        let mut m = f32::NEG_INFINITY;
+                        for (j, kv_pos) in (start..end).enumerate() {
+                            let mut s_val = scores[j] * scale;
+                            if logit_softcap != 0.0 {
+                                s_val = logit_softcap * (s_val / logit_softcap).tanh();
+                            }
+                            let mask_delta = mask
+                                .as_ref()
+                                .map(|mask| slope * mask.value(b_i, h_i, 0, kv_pos))
+                                .unwrap_or(0.0);
+                            s_val += mask_delta;
+
+                            let m_old = m;
+                            let mut ms = 1.0;
+                            let mut vs = 1.0;
+                            if s_val > m {
+                                m = s_val;
+                                ms = (m_old - m).exp();
+                                for v in vkq.iter_mut() {
+                                    *v *= ms;
+                                }
+                            } else {
+                                vs = (s_val - m).exp();
+                            }
+
+                            let v_base =
+                                b_i * vstride[0] + kv_pos * vstride[1] + v_head * vstride[2];
+                            add_scaled(vkq, &v_data[v_base..v_base + dv], vs);
+
+                            s = s * ms + vs;
+                        }
+                        tile_s[at] = s;
+                        tile_m[at] = m;
+                    }
+                }
+            },
+        );
+
+    // Upstream's serial reduction over tiles, per batch row and head.
+    let mut out = vec![T::cast(0.0); b * h * dv];
+    for at in 0..heads {
+        let out_off = at * dv;
+        let mut vkq = vec![0f32; dv];
+        vkq.copy_from_slice(&scratch[(at * dv)..(at * dv + dv)]);
+        let mut s = scratch_s[at];
+        let mut m = scratch_m[at];
+        for tile_idx in 1..kv_tiles {
+            let base_s = tile_idx * heads + at;
+            let base = base_s * dv;
+            let m_b = scratch_m[base_s];
+            let s_b = scratch_s[base_s];
+            let vkq_b = &scratch[base..base + dv];
+            if m >= m_b {
+                let factor = (m_b - m).exp();
+                for (v, v_b) in vkq.iter_mut().zip(vkq_b) {
+                    *v += v_b * factor;
+                }
+                s += s_b * factor;
+            } else {
+                let factor = (m - m_b).exp();
+                for (v, v_a) in vkq.iter_mut().zip(vkq_b) {
+                    *v = v_a + *v * factor;
+                }
+                s = s_b + s * factor;
+                m = m_b;
+            }
+        }
+        let inv_s = 1.0 / s;
+        for (o, v) in out[out_off..][..dv].iter_mut().zip(vkq.iter()) {
+            *o = T::cast(*v * inv_s);
+        }
+    }
+
+    Tensor::from_vec(out, (b, h, 1, dv), &Device::Cpu)
 }
 
 #[cfg(test)]
