@@ -220,6 +220,41 @@ fn the_k_samples_of_a_question_are_decoded_as_one_batch() {
     );
 }
 
+/// mistral.rs keeps each finished sequence's KV cache for prompts that
+/// share its prefix, up to `prefix_cache_n` (16) sequences. Upstream counted
+/// only accelerator caches against that limit, so on the CPU every cache
+/// stayed and a long-lived server grew by each answer's cache (`ndb eval
+/// --samples 8` reached 24 GB after 43 problems); the vendored copy evicts
+/// the oldest CPU caches too.
+#[test]
+fn the_prefix_cache_keeps_at_most_its_limit_of_sequences() {
+    let debugger = load(
+        tiny_model(&[]),
+        ModelSpec {
+            max_new_tokens: 8,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the tiny model loads");
+    for first in 0..24 {
+        let call = format!("mean_of_evens([{first}, 4, 7, 10])");
+        let start = debugger
+            .start(QUICKSTART, &call, &Cancel::new())
+            .expect("the entry call binds");
+        let session = Session {
+            source: QUICKSTART.into(),
+            entry_call: Some(call),
+            start,
+            steps: Vec::new(),
+        };
+        // A cut-off answer is fine: the sequence is cached all the same.
+        let _ = debugger.next(&session, Action::StepOver, &Cancel::new());
+    }
+    let held = mistralrs_core::most_prefix_caches_held();
+    assert!(held >= 1, "no sequence was ever cached");
+    assert!(held <= 16, "the prefix cache held {held} sequences");
+}
+
 /// What `ask` returned, and how many requests it sent to the engine.
 fn requests_sent<T>(debugger: &NeuralDebugger, ask: impl FnOnce() -> T) -> (T, usize) {
     let before = debugger.requests();

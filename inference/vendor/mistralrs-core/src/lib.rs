@@ -62,6 +62,8 @@ mod attention;
 pub use attention::{
     cpu_attention_kernel, cpu_attention_most_sequences_decoded, ndb_cpu_attention,
 };
+// ndb: how many sequences' caches a prefix cache has held at most.
+pub use prefix_cacher::most_prefix_caches_held;
 mod diagnostics;
 mod diffusion_models;
 pub mod distributed;

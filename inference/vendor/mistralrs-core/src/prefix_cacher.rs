@@ -47,6 +47,17 @@ impl CacheElement {
     }
 }
 
+/// ndb: the most sequences' caches one prefix cache has held after an
+/// eviction, over every engine of this process; at most the engines'
+/// `prefix_cache_n` once CPU caches are evicted too.
+static MOST_PREFIX_CACHES_HELD: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// ndb: see `MOST_PREFIX_CACHES_HELD`.
+pub fn most_prefix_caches_held() -> usize {
+    MOST_PREFIX_CACHES_HELD.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 pub struct PrefixCacheManagerV2 {
     caches: IndexMap<Tokens, CacheElement>,
     paged_recurrent_caches: IndexMap<Vec<BlockHash>, Vec<RecurrentStateSnapshot>>,
@@ -141,9 +152,12 @@ impl PrefixCacheManagerV2 {
                 KvCache::Shared { .. } => continue,
             };
 
-            if !matches!(cache_device, Device::Cpu) {
-                n_on_device += 1;
-            }
+            // ndb: a cache in CPU memory counts too. Upstream counts only
+            // accelerator caches (evicting moved them to the CPU once), so on
+            // the CPU nothing was ever evicted and every finished sequence's
+            // KV cache stayed for the life of the process.
+            let _ = cache_device;
+            n_on_device += 1;
         }
         let mut n_evicted = 0;
         // Intentionally evict the first ones first, as they are the oldest
@@ -169,13 +183,14 @@ impl PrefixCacheManagerV2 {
                 KvCache::Shared { .. } => continue,
             };
 
-            if !matches!(cache_device, Device::Cpu) {
-                cache.cache.clear();
-                n_evicted += 1;
-            }
+            // ndb: CPU caches are dropped like the others (see above).
+            let _ = cache_device;
+            cache.cache.clear();
+            n_evicted += 1;
         }
 
         self.caches.retain(|_tokens, cache| !cache.cache.is_empty());
+        MOST_PREFIX_CACHES_HELD.fetch_max(self.caches.len(), std::sync::atomic::Ordering::Relaxed);
 
         Ok(n_evicted)
     }
