@@ -12,18 +12,13 @@
 use candle_core::{Device, Tensor};
 use mistralrs_core::ndb_cpu_attention;
 
-/// Deterministic values in [-2, 2) (SplitMix64), so a failure reproduces.
+mod common;
+
+/// Deterministic values in [-2, 2), so a failure reproduces.
 fn values(count: usize, seed: u64) -> Vec<f32> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            2.0 * ((z >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
-        })
+    common::values(count, seed)
+        .into_iter()
+        .map(|x| 2.0 * x)
         .collect()
 }
 

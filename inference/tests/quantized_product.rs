@@ -10,20 +10,8 @@
 
 use candle_core::quantized::k_quants::{matmul, BlockQ4_0, BlockQ8_0, GgmlType};
 
-/// Deterministic values in [-1, 1) (SplitMix64), so a failure reproduces.
-fn values(count: usize, seed: u64) -> Vec<f32> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            (z >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-        })
-        .collect()
-}
+mod common;
+use common::values;
 
 fn quantize<T: GgmlType>(weights: &[f32]) -> Vec<T> {
     let mut blocks = vec![T::zeros(); weights.len() / T::BLCK_SIZE];
