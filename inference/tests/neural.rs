@@ -46,18 +46,21 @@ fn load(path: PathBuf, spec: ModelSpec) -> Result<NeuralDebugger, ModelError> {
     })
 }
 
+/// The tiny model, answers limited to `max_new_tokens`.
+fn tiny_answering(max_new_tokens: usize) -> NeuralDebugger {
+    load(
+        tiny_model(&[]),
+        ModelSpec {
+            max_new_tokens,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the tiny model loads")
+}
+
 fn tiny() -> &'static NeuralDebugger {
     static TINY: OnceLock<NeuralDebugger> = OnceLock::new();
-    TINY.get_or_init(|| {
-        load(
-            tiny_model(&[]),
-            ModelSpec {
-                max_new_tokens: 48,
-                ..ModelSpec::default()
-            },
-        )
-        .expect("the tiny model loads")
-    })
+    TINY.get_or_init(|| tiny_answering(48))
 }
 
 /// The shipped default model (installed by `.ci/setup`), answers limited
@@ -75,12 +78,17 @@ fn default_model(max_new_tokens: usize) -> NeuralDebugger {
 }
 
 fn start_session(debugger: &dyn Debugger) -> Session {
+    session_from(debugger, CALL)
+}
+
+/// A session of the quickstart example from the entry call `call`.
+fn session_from(debugger: &dyn Debugger, call: &str) -> Session {
     let start = debugger
-        .start(QUICKSTART, CALL, &Cancel::new())
+        .start(QUICKSTART, call, &Cancel::new())
         .expect("the entry call binds");
     Session {
         source: QUICKSTART.into(),
-        entry_call: Some(CALL.to_string()),
+        entry_call: Some(call.to_string()),
         start,
         steps: Vec::new(),
     }
@@ -228,25 +236,9 @@ fn the_k_samples_of_a_question_are_decoded_as_one_batch() {
 /// the oldest CPU caches too.
 #[test]
 fn the_prefix_cache_keeps_at_most_its_limit_of_sequences() {
-    let debugger = load(
-        tiny_model(&[]),
-        ModelSpec {
-            max_new_tokens: 8,
-            ..ModelSpec::default()
-        },
-    )
-    .expect("the tiny model loads");
+    let debugger = tiny_answering(8);
     for first in 0..24 {
-        let call = format!("mean_of_evens([{first}, 4, 7, 10])");
-        let start = debugger
-            .start(QUICKSTART, &call, &Cancel::new())
-            .expect("the entry call binds");
-        let session = Session {
-            source: QUICKSTART.into(),
-            entry_call: Some(call),
-            start,
-            steps: Vec::new(),
-        };
+        let session = session_from(&debugger, &format!("mean_of_evens([{first}, 4, 7, 10])"));
         // A cut-off answer is fine: the sequence is cached all the same.
         let _ = debugger.next(&session, Action::StepOver, &Cancel::new());
     }
@@ -428,14 +420,7 @@ fn a_cancelled_question_returns_while_its_generation_still_runs() {
 
 #[test]
 fn an_answer_cut_off_at_the_token_limit_is_marked_not_guessed() {
-    let debugger = load(
-        tiny_model(&[]),
-        ModelSpec {
-            max_new_tokens: 1,
-            ..ModelSpec::default()
-        },
-    )
-    .unwrap();
+    let debugger = tiny_answering(1);
     let session = start_session(&debugger);
     let (answer, sent) = requests_sent(&debugger, || {
         debugger.next(&session, Action::StepOver, &Cancel::new())
