@@ -77,6 +77,15 @@ fn main() {
         weights.name()
     );
     println!(
+        "attention kernel: {}; forward passes: {}",
+        mistralrs_core::cpu_attention_kernel(),
+        if mistralrs_core::ndb_forward_on_caller() {
+            "on the engine's thread (NDB_FORWARD=caller)"
+        } else {
+            "on the rayon pool"
+        }
+    );
+    println!(
         "load: {:.2} s (builder {:.2} s)",
         started.elapsed().as_secs_f64(),
         info.load_seconds

@@ -240,6 +240,32 @@ fn the_k_samples_of_a_question_are_decoded_as_one_batch() {
     );
 }
 
+/// The model's forward passes run on a worker of the global rayon pool, so
+/// the pass's parallel operations split among the workers instead of each
+/// being handed over from the engine's thread (decoding 32–42% → 54–78% of
+/// the memory-bandwidth bound, `docs/neural-debugger.md`). Every other test
+/// here answers through that path; this one checks that it is the path.
+#[test]
+fn the_model_runs_its_forward_passes_on_the_pool() {
+    if mistralrs_core::ndb_forward_on_caller() {
+        eprintln!("NDB_FORWARD=caller: the passes run on the engine's thread");
+        return;
+    }
+    let debugger = tiny_answering(8);
+    let before = mistralrs_core::forward_passes_on_pool();
+    let session = session_from(&debugger, "mean_of_evens([2, 4, 6, 8])");
+    let answer = debugger.next(&session, Action::StepOver, &Cancel::new());
+    // A cut-off answer is fine: the passes ran all the same.
+    assert!(
+        !matches!(answer, Err(DebugError::Engine(_) | DebugError::Cancelled)),
+        "{answer:?}"
+    );
+    // One prompt pass, then one per generated token after the first (other
+    // tests running beside this one may add theirs).
+    let passes = mistralrs_core::forward_passes_on_pool() - before;
+    assert!(passes >= 2, "{passes} forward passes ran on the pool");
+}
+
 /// mistral.rs keeps each finished sequence's KV cache for prompts that
 /// share its prefix, up to `prefix_cache_n` (16) sequences. Upstream counted
 /// only accelerator caches against that limit, so on the CPU every cache

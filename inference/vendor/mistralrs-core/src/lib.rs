@@ -64,6 +64,8 @@ pub use attention::{
 };
 // ndb: how many sequences' caches a prefix cache has held at most.
 pub use prefix_cacher::most_prefix_caches_held;
+// ndb: where the model's forward passes run (`NDB_FORWARD=caller` for upstream's way).
+pub use pipeline::{forward_passes_on_pool, ndb_forward_on_caller};
 mod diagnostics;
 mod diffusion_models;
 pub mod distributed;

@@ -428,6 +428,71 @@ pub(crate) struct FileListCache {
     files: Vec<String>,
 }
 
+/// ndb: a value moved to a rayon worker and back while its owner waits
+/// (the model's inputs are a `Box<dyn Any>`, which is not `Send`, though
+/// every input type in it is).
+struct NdbSendOnce<T>(T);
+
+// Safety: the value is only ever used by one thread at a time: the caller
+// hands it to the worker and blocks until the worker hands the result back.
+unsafe impl<T> Send for NdbSendOnce<T> {}
+
+impl<T> NdbSendOnce<T> {
+    fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// ndb: whether `NDB_FORWARD=caller` asks for upstream's way, the model's
+/// forward pass on the engine's own thread (read once).
+pub fn ndb_forward_on_caller() -> bool {
+    static CALLER: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+        std::env::var("NDB_FORWARD").is_ok_and(|place| place == "caller")
+    });
+    *CALLER
+}
+
+/// ndb: one forward pass, run on a worker of the global rayon pool.
+///
+/// Upstream calls the model from the engine's thread, outside the pool, so
+/// each of the pass's parallel operations (several per layer: the matrix
+/// products, attention, the norms) is sent to the pool as a job while the
+/// engine's thread sleeps on a latch, and the pool's workers go back to
+/// yielding and sleeping between them. On two cores that is three threads
+/// taking turns at hundreds of hand-overs per token. On a worker, the same
+/// operations split with `join` among the workers, with no hand-over.
+fn ndb_forward<P: Pipeline + ?Sized>(
+    pipeline: &mut P,
+    inputs: Box<dyn Any>,
+    return_raw_logits: bool,
+) -> Result<ForwardInputsResult, candle_core::Error> {
+    if ndb_forward_on_caller() {
+        return pipeline.forward_inputs(inputs, return_raw_logits);
+    }
+    let inputs = NdbSendOnce(inputs);
+    let pipeline = NdbSendOnce(pipeline);
+    // `scope` runs its closure on the calling thread when that is already
+    // a worker of the pool, and otherwise on a worker while the caller
+    // waits.
+    rayon::scope(move |_| {
+        if rayon::current_thread_index().is_some() {
+            FORWARD_PASSES_ON_POOL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let pipeline = pipeline.into_inner();
+        NdbSendOnce(pipeline.forward_inputs(inputs.into_inner(), return_raw_logits))
+    })
+    .into_inner()
+}
+
+/// ndb: how many forward passes have run on a worker of the global pool in
+/// this process (`ndb_forward`).
+static FORWARD_PASSES_ON_POOL: AtomicUsize = AtomicUsize::new(0);
+
+/// ndb: see `FORWARD_PASSES_ON_POOL`.
+pub fn forward_passes_on_pool() -> usize {
+    FORWARD_PASSES_ON_POOL.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 #[async_trait::async_trait]
 pub trait Pipeline:
     Send
@@ -503,7 +568,8 @@ pub trait Pipeline:
                     }
 
                     let start = Instant::now();
-                    let raw_logits = self.forward_inputs(inputs, return_raw_logits)?;
+                    // ndb: on a worker of the global pool (`ndb_forward`).
+                    let raw_logits = ndb_forward(self, inputs, return_raw_logits)?;
                     let end = Instant::now();
                     exec_duration += end.duration_since(start);
 
@@ -739,7 +805,8 @@ pub trait Pipeline:
                     } = inputs.map_err(candle_core::Error::msg)?;
 
                     let start = Instant::now();
-                    let raw_logits = self.forward_inputs(inputs, return_raw_logits)?;
+                    // ndb: on a worker of the global pool (`ndb_forward`).
+                    let raw_logits = ndb_forward(self, inputs, return_raw_logits)?;
                     let end = Instant::now();
                     exec_duration += end.duration_since(start);
 
