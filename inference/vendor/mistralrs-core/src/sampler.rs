@@ -816,6 +816,15 @@ impl Sampler {
             probs.len()
         };
 
+        // ndb: with every token kept and no top-p, the sort below changes
+        // nothing (no probability is zeroed, and its order is read only by
+        // top-p and min-p, which then do not apply): upstream sorted the
+        // whole vocabulary (49,152 pairs for SmolLM2) for every token of
+        // every k > 1 sample. The same draw, without it.
+        if k >= probs.len() && (top_p <= 0.0 || top_p >= 1.0) {
+            return self.sample_multinomial(probs, return_logprobs, rng);
+        }
+
         // Get sorted top-k indices with partial sort, zeroing out rest
         let idx_probs = partial_sort_top_k(probs, k, true);
 
