@@ -428,13 +428,13 @@ pub(crate) struct FileListCache {
     files: Vec<String>,
 }
 
-/// ndb: a value moved to a rayon worker and back while its owner waits
-/// (the model's inputs are a `Box<dyn Any>`, which is not `Send`, though
-/// every input type in it is).
+/// ndb: the model's inputs, moved to a rayon worker while their owner
+/// waits (they are a `Box<dyn Any>`, which is not `Send`, though every
+/// input type in it is).
 struct NdbSendOnce<T>(T);
 
 // Safety: the value is only ever used by one thread at a time: the caller
-// hands it to the worker and blocks until the worker hands the result back.
+// hands it to the worker and blocks until the worker is done with it.
 unsafe impl<T> Send for NdbSendOnce<T> {}
 
 impl<T> NdbSendOnce<T> {
@@ -470,7 +470,6 @@ fn ndb_forward<P: Pipeline + ?Sized>(
         return pipeline.forward_inputs(inputs, return_raw_logits);
     }
     let inputs = NdbSendOnce(inputs);
-    let pipeline = NdbSendOnce(pipeline);
     // `scope` runs its closure on the calling thread when that is already
     // a worker of the pool, and otherwise on a worker while the caller
     // waits.
@@ -478,10 +477,8 @@ fn ndb_forward<P: Pipeline + ?Sized>(
         if rayon::current_thread_index().is_some() {
             FORWARD_PASSES_ON_POOL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        let pipeline = pipeline.into_inner();
-        NdbSendOnce(pipeline.forward_inputs(inputs.into_inner(), return_raw_logits))
+        pipeline.forward_inputs(inputs.into_inner(), return_raw_logits)
     })
-    .into_inner()
 }
 
 /// ndb: how many forward passes have run on a worker of the global pool in
