@@ -299,9 +299,25 @@ impl<T: CacheManagerMixin + MetadataMixin + ?Sized> CacheManager<T> for NormalCa
                     }
                 }
             };
+            // ndb: the sequences of one batch can hold caches of different
+            // capacities (one resumed from the prefix cache of a longer
+            // sequence has grown, the others have not). Upstream took the
+            // first one's shape for all and panicked on the engine's thread
+            // ("shape mismatch on dim 2, 512 <> 1024"), which stopped the
+            // model for the rest of the process. Every cache is held at the
+            // largest capacity of the batch: the rows past a sequence's
+            // length are never read.
+            let (largest_k, largest_v) = ndb_largest_cache_dims(
+                seqs,
+                layer,
+                modify_draft_cache,
+                first_k.dims(),
+                first_v.dims(),
+            );
+            let seq_dim = ndb_cache_seq_dim(&mut *seqs[0], layer, modify_draft_cache);
             // Build dims for batched cache
-            let mut dims_k = first_k.dims().to_vec();
-            let mut dims_v = first_v.dims().to_vec();
+            let mut dims_k = largest_k.clone();
+            let mut dims_v = largest_v.clone();
             dims_k[0] *= batch_len;
             dims_v[0] *= batch_len;
             let batch_k = Tensor::zeros(dims_k.clone(), first_k.dtype(), first_k.device()).unwrap();
@@ -325,6 +341,10 @@ impl<T: CacheManagerMixin + MetadataMixin + ?Sized> CacheManager<T> for NormalCa
                     }
                     KvCache::Shared { .. } => continue,
                 };
+                // ndb: a smaller cache is copied into one of the largest
+                // capacity first (see `ndb_largest_cache_dims`).
+                let src_k = ndb_padded(src_k, &largest_k, seq_dim);
+                let src_v = ndb_padded(src_v, &largest_v, seq_dim);
                 let offset = i * first_k.dims()[0];
                 batch_k.slice_set(&src_k, 0, offset).unwrap();
                 batch_v.slice_set(&src_v, 0, offset).unwrap();
@@ -354,7 +374,11 @@ impl<T: CacheManagerMixin + MetadataMixin + ?Sized> CacheManager<T> for NormalCa
                     let template_cache_dim = old_k.dim;
                     let template_cache_csl = old_k.current_seq_len;
                     let template_cache_msl = old_k.max_seq_len;
-                    let template_cache_capsl = old_k.capacity_seq_len;
+                    // ndb: the batch's largest, which the tensors now have.
+                    let template_cache_capsl = k_cache
+                        .as_ref()
+                        .map(|k| k.dims()[old_k.dim])
+                        .unwrap_or(old_k.capacity_seq_len);
 
                     caches.push(KvCache::Normal {
                         k: SingleCache {
@@ -1195,4 +1219,69 @@ impl<T: CacheManagerMixin + MetadataMixin + ?Sized> CacheManager<T> for HybridCa
             }
         }
     }
+}
+
+/// ndb: the largest shape, dimension by dimension, of one layer's key and
+/// value caches over the sequences of a batch (starting from the first
+/// sequence's).
+fn ndb_largest_cache_dims(
+    seqs: &mut [&mut crate::sequence::Sequence],
+    layer: usize,
+    modify_draft_cache: bool,
+    first_k: &[usize],
+    first_v: &[usize],
+) -> (Vec<usize>, Vec<usize>) {
+    let mut largest_k = first_k.to_vec();
+    let mut largest_v = first_v.to_vec();
+    for seq in seqs.iter_mut() {
+        let cache = if modify_draft_cache {
+            seq.normal_draft_cache()
+        } else {
+            seq.normal_cache()
+        };
+        let (k, v) = match cache.get(layer).and_then(|cache| cache.as_ref()) {
+            Some(KvCache::Normal { k, v }) => (k.all_data.as_ref(), v.all_data.as_ref()),
+            Some(KvCache::Rotating { k, v }) => (k.all_data.as_ref(), v.all_data.as_ref()),
+            _ => continue,
+        };
+        for (largest, tensor) in [(&mut largest_k, k), (&mut largest_v, v)] {
+            if let Some(tensor) = tensor {
+                if tensor.dims().len() == largest.len() {
+                    for (l, d) in largest.iter_mut().zip(tensor.dims()) {
+                        *l = (*l).max(*d);
+                    }
+                }
+            }
+        }
+    }
+    (largest_k, largest_v)
+}
+
+/// ndb: the dimension along which one layer's cache of the sequence grows.
+fn ndb_cache_seq_dim(
+    seq: &mut crate::sequence::Sequence,
+    layer: usize,
+    modify_draft_cache: bool,
+) -> usize {
+    let cache = if modify_draft_cache {
+        seq.normal_draft_cache()
+    } else {
+        seq.normal_cache()
+    };
+    match cache.get(layer).and_then(|cache| cache.as_ref()) {
+        Some(KvCache::Normal { k, .. }) => k.dim,
+        Some(KvCache::Rotating { k, .. }) => k.dim,
+        _ => 2,
+    }
+}
+
+/// ndb: `tensor` itself when it has `dims`, or a copy of it at the start of
+/// a zeroed tensor of `dims` (larger along `seq_dim` only).
+fn ndb_padded(tensor: Tensor, dims: &[usize], seq_dim: usize) -> Tensor {
+    if tensor.dims() == dims {
+        return tensor;
+    }
+    let padded = Tensor::zeros(dims.to_vec(), tensor.dtype(), tensor.device()).unwrap();
+    padded.slice_set(&tensor, seq_dim, 0).unwrap();
+    padded
 }
