@@ -131,36 +131,64 @@ def interleaved(data_dir, split, rng):
             handle.close()
 
 
-def batches(data_dir, split, encoder, batch_tokens, seed, skip_batches=0):
+def batches(data_dir, split, encoder, batch_tokens, seed, skip_batches=0, workers=0):
     """Endless (epoch after epoch) lists of encoded records, shards
     interleaved and shuffled within a window, about `batch_tokens` tokens
     each (padding counted). Resuming with `skip_batches` replays the same
-    order."""
+    order. `workers` > 0 encodes each window's records in that many
+    processes (a GPU outruns one process's tokenizing); the batches are the
+    same as with none."""
     rng = random.Random(seed)
     produced = 0
     epoch = 0
-    while True:
-        window = []
-        for record in interleaved(data_dir, split, rng):
-            window.append(record)
-            if len(window) >= 2048:
-                for batch in _window_batches(window, encoder, batch_tokens, rng):
-                    produced += 1
-                    if produced > skip_batches:
-                        yield batch
-                window = []
-        for batch in _window_batches(window, encoder, batch_tokens, rng):
-            produced += 1
-            if produced > skip_batches:
-                yield batch
-        epoch += 1
-        if produced == 0:
-            raise SystemExit("the %s split of %s holds no usable record" % (split, data_dir))
+    pool = _encoding_pool(encoder, workers) if workers > 0 else None
+    try:
+        while True:
+            window = []
+            for record in interleaved(data_dir, split, rng):
+                window.append(record)
+                if len(window) >= 2048:
+                    for batch in _window_batches(window, encoder, batch_tokens, rng, pool):
+                        produced += 1
+                        if produced > skip_batches:
+                            yield batch
+                    window = []
+            for batch in _window_batches(window, encoder, batch_tokens, rng, pool):
+                produced += 1
+                if produced > skip_batches:
+                    yield batch
+            epoch += 1
+            if produced == 0:
+                raise SystemExit("the %s split of %s holds no usable record" % (split, data_dir))
+    finally:
+        if pool is not None:
+            pool.terminate()
 
 
-def _window_batches(window, encoder, batch_tokens, rng):
+# The encoder the pool's processes use, set before they are forked (so the
+# tokenizer is not pickled with every record).
+_POOL_ENCODER = None
+
+
+def _encode_in_pool(record):
+    return _POOL_ENCODER.encode(record)
+
+
+def _encoding_pool(encoder, workers):
+    import multiprocessing
+
+    global _POOL_ENCODER
+    _POOL_ENCODER = encoder
+    return multiprocessing.get_context("fork").Pool(workers)
+
+
+def _window_batches(window, encoder, batch_tokens, rng, pool=None):
     rng.shuffle(window)
-    encoded = [item for item in (encoder.encode(record) for record in window) if item]
+    if pool is not None:
+        encoded = pool.map(_encode_in_pool, window, chunksize=max(1, len(window) // 64))
+    else:
+        encoded = [encoder.encode(record) for record in window]
+    encoded = [item for item in encoded if item]
     # Similar lengths together waste less padding.
     encoded.sort(key=lambda item: len(item["ids"]))
     groups, group, longest = [], [], 0

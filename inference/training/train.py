@@ -113,6 +113,9 @@ def parse_args(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (default: all cores)")
     parser.add_argument("--device", default="auto", help="auto, cpu or cuda")
+    parser.add_argument("--encode-workers", type=int, default=0,
+                        help="processes that tokenize the records (a GPU outruns one; the batches are "
+                             "the same with any number)")
     parser.add_argument("--no-export", action="store_true")
     options = parser.parse_args(argv)
     if options.minutes is None and options.max_steps is None:
@@ -338,10 +341,12 @@ def main(argv=None):
             parameters[name].data.copy_(tensor)
         optimizer.load_state_dict(saved["optimizer"])
         state.update(saved["state"])
-        torch.set_rng_state(saved["rng"])
+        # Random states are CPU byte tensors wherever the checkpoint was
+        # mapped to (map_location moves them to the GPU with the rest).
+        torch.set_rng_state(saved["rng"].cpu())
         random.setstate(saved["python_rng"])
         if device.startswith("cuda") and saved.get("cuda_rng") is not None:
-            torch.cuda.set_rng_state(saved["cuda_rng"])
+            torch.cuda.set_rng_state(saved["cuda_rng"].cpu())
         if dist.main:
             print("train: resumed from step %d (%.1f min)" % (state["step"], state["elapsed"] / 60),
                   file=sys.stderr)
@@ -402,7 +407,7 @@ def main(argv=None):
 
     encoder = dataset.Encoder(tokenizer, options.seq_len)
     batches = dataset.batches(options.data, "train", encoder, options.batch_tokens, options.seed,
-                              skip_batches=state["batches"])
+                              skip_batches=state["batches"], workers=options.encode_workers)
     budget = options.minutes * 60 if options.minutes is not None else None
     model.train()
     started = time.time() - state["elapsed"]

@@ -44,5 +44,33 @@ class Interleaving(unittest.TestCase):
         self.assertEqual(rng.random(), random.Random(7).random())
 
 
+class LengthEncoder:
+    """Stands in for dataset.Encoder: a record's ids from its fields."""
+
+    def encode(self, record):
+        if record["i"] % 11 == 0:
+            return None
+        return {"ids": [record["i"]] * (1 + record["i"] % 9), "labels": [], "targets": []}
+
+
+class ParallelEncoding(unittest.TestCase):
+    def test_worker_processes_give_the_same_batches_as_none(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_shard(os.path.join(tmp, "train-00000.jsonl.gz"), "generated", 2500)
+            write_shard(os.path.join(tmp, "train-00001.jsonl.gz"), "real", 700)
+
+            def first(workers, count=400, skip=0):
+                stream = dataset.batches(tmp, "train", LengthEncoder(), 40, 5, skip_batches=skip,
+                                         workers=workers)
+                out = [[item["ids"] for item in next(stream)] for _ in range(count)]
+                stream.close()
+                return out
+
+            serial = first(0)
+            self.assertEqual(first(2), serial)
+            # Resuming part-way reads the same stream with workers too.
+            self.assertEqual(first(3, count=100, skip=300), serial[300:])
+
+
 if __name__ == "__main__":
     unittest.main()
