@@ -26,7 +26,9 @@
 
 use std::time::Instant;
 
-use candle_core::quantized::k_quants::{self, BlockQ8_0, GgmlType};
+use candle_core::quantized::k_quants::{BlockQ8_0, GgmlType};
+use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
+use candle_core::Module;
 use mistralrs::{DType, Device, Tensor};
 use rayon::prelude::*;
 
@@ -128,22 +130,40 @@ fn linear_by_row(x: &Tensor, w: &Tensor) -> Result<Tensor> {
 struct Q8Layers {
     /// (rows, columns, blocks) of each weight matrix.
     weights: Vec<(usize, usize, Vec<BlockQ8_0>)>,
+    /// The same weights as the model holds them: candle's `QMatMul`, whose
+    /// product calls `k_quants::matmul` from inside candle-core, so its
+    /// generic code is compiled with the dependencies' optimization (called
+    /// from this crate it would be compiled here, unoptimized in the dev
+    /// profile, and measure the bench rather than the kernel).
+    mats: Vec<(usize, QMatMul)>,
 }
 
 impl Q8Layers {
-    fn new() -> Q8Layers {
-        let weights = (0..LAYERS)
-            .flat_map(|_| LAYER_SHAPES)
-            .map(|(n, k)| {
-                let values: Vec<f32> = (0..n * k)
-                    .map(|i| ((i % 251) as f32 - 125.0) / 1250.0)
-                    .collect();
-                let mut blocks = vec![BlockQ8_0::zeros(); n * k / BlockQ8_0::BLCK_SIZE];
-                BlockQ8_0::from_float(&values, &mut blocks);
-                (n, k, blocks)
-            })
-            .collect();
-        Q8Layers { weights }
+    fn new() -> Result<Q8Layers> {
+        let mut weights = Vec::new();
+        let mut mats = Vec::new();
+        for (n, k) in (0..LAYERS).flat_map(|_| LAYER_SHAPES) {
+            let values: Vec<f32> = (0..n * k)
+                .map(|i| ((i % 251) as f32 - 125.0) / 1250.0)
+                .collect();
+            let mut blocks = vec![BlockQ8_0::zeros(); n * k / BlockQ8_0::BLCK_SIZE];
+            BlockQ8_0::from_float(&values, &mut blocks);
+            let tensor = candle_core::Tensor::from_vec(values, (n, k), &candle_core::Device::Cpu)?;
+            let quantized = QTensor::quantize(&tensor, GgmlDType::Q8_0)?;
+            mats.push((k, QMatMul::from_qtensor(quantized)?));
+            weights.push((n, k, blocks));
+        }
+        Ok(Q8Layers { weights, mats })
+    }
+
+    /// The prompt's rows through every layer's weights as the model runs
+    /// them (the vendored kernel).
+    fn prompt_as_the_model(&self) -> Result<()> {
+        for (k, mat) in &self.mats {
+            let lhs = candle_core::Tensor::full(0.5f32, (PROMPT, *k), &candle_core::Device::Cpu)?;
+            mat.forward(&lhs)?;
+        }
+        Ok(())
     }
 
     /// The prompt's rows through every layer's weights, by `product`.
@@ -227,17 +247,12 @@ fn main() -> Result<()> {
     let layers = Model::new_layers(DType::F32)?;
     let f32_prompt = milliseconds_per_step(|| layers.step(PROMPT, linear))?;
     drop(layers);
-    let q8 = Q8Layers::new();
+    let q8 = Q8Layers::new()?;
     let upstream = milliseconds_per_step(|| {
         q8.prompt(upstream_q8);
         Ok(())
     })?;
-    let vendored = milliseconds_per_step(|| {
-        q8.prompt(|mkn, lhs, rhs, dst| {
-            k_quants::matmul(mkn, lhs, rhs, dst).expect("the shapes agree")
-        });
-        Ok(())
-    })?;
+    let vendored = milliseconds_per_step(|| q8.prompt_as_the_model())?;
     for (what, ms) in [
         ("q8, upstream candle (a row at a time)", upstream),
         ("q8, vendored kernel (blocks of weight rows)", vendored),

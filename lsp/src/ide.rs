@@ -210,23 +210,26 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
                 Question::AtLine(line as u32 + 1),
                 view.engine(),
             );
-            let (label, prefix) = match find(answers, &key) {
-                Found::Fresh(answer) => {
-                    (locals_label(&answer), answer_prefix(view.engine(), &answer))
-                }
+            let (label, prefix, stale) = match find(answers, &key) {
+                Found::Fresh(answer) => (
+                    locals_label(&answer),
+                    answer_prefix(view.engine(), &answer),
+                    false,
+                ),
                 Found::Stale(answer) => {
                     if can_ask {
                         result.needed.push(key.clone());
                     }
                     (
-                        format!("{} {PENDING}", locals_label(&answer)),
+                        locals_label(&answer),
                         answer_prefix(view.engine(), &answer),
+                        true,
                     )
                 }
                 Found::Missing => {
                     if can_ask {
                         result.needed.push(key.clone());
-                        (PENDING.to_string(), prefix)
+                        (String::new(), prefix, true)
                     } else {
                         continue;
                     }
@@ -234,7 +237,7 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
             };
             result.hints.push(Hint {
                 offset: view.line_end(line),
-                label: bounded(&format!("{prefix}{label}"), settings.max_length),
+                label: hint_label(prefix, &label, stale, settings.max_length),
                 kind: HintKind::Locals,
                 key,
                 line,
@@ -274,15 +277,10 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
             if !lines.contains(&line) {
                 continue;
             }
-            let label = if stale {
-                format!("{label} {PENDING}")
-            } else {
-                label
-            };
             let prefix = answer_prefix(view.engine(), &answer);
             result.hints.push(Hint {
                 offset: view.line_end(line),
-                label: bounded(&format!("{prefix}{label}"), settings.max_length),
+                label: hint_label(prefix, &label, stale, settings.max_length),
                 kind: HintKind::ReturnValue,
                 key,
                 line,
@@ -374,6 +372,30 @@ fn return_label(answer: &Answer, function: &Function) -> Option<(String, usize)>
 /// Longest reason for a missing answer shown in a tooltip or hover (a model's
 /// partial answer can be long).
 const MAX_REASON: usize = 300;
+
+/// A hint's label: `prefix` (who answered), then `text` cut to fit `max`
+/// characters in all, then, while a new answer is coming (`stale`), the
+/// pending mark, which the cut never takes: a long answer for an earlier
+/// text still shows that it is being replaced. No text, only the mark.
+fn hint_label(prefix: &str, text: &str, stale: bool, max: usize) -> String {
+    let mut label = prefix.to_string();
+    if !text.is_empty() {
+        let mark = if stale {
+            PENDING.chars().count() + 1
+        } else {
+            0
+        };
+        let room = max.saturating_sub(prefix.chars().count() + mark);
+        label.push_str(&bounded(text, room));
+        if stale {
+            label.push(' ');
+        }
+    }
+    if stale {
+        label.push_str(PENDING);
+    }
+    label
+}
 
 /// Cuts `text` to at most `max` characters, ending in `…` when cut.
 pub fn bounded(text: &str, max: usize) -> String {

@@ -293,6 +293,48 @@ async fn syntax_errors_keep_the_last_hints_marked_stale() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_label_cut_to_its_length_keeps_the_pending_mark() {
+    let client = started(&["utf-16"], json!({"inlayHints": {"maxLength": 16}})).await;
+    let uri = "file:///workspace/long.py";
+    client
+        .open(
+            uri,
+            "# ndb: f(2)\ndef f(x):\n    a_long_name = x * 2\n    return a_long_name\n",
+        )
+        .await;
+    client
+        .notify("ndb/setBreakpoints", json!({"uri": uri, "lines": [3]}))
+        .await;
+    let good = settled_hints(&client, uri).await;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+                {"range": {"start": {"line": 2, "character": 23}, "end": {"line": 2, "character": 23}}, "text": " +"}
+            ]}),
+        )
+        .await;
+    let broken = client
+        .request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": uri}, "range": whole_file()}),
+        )
+        .await;
+    client.finish().await;
+    let good = hints_text(&good);
+    assert!(good.contains('…') && good.contains("x = 2"), "{good}");
+    // Every hint, the cut one too, says a new answer is coming.
+    let text = hints_text(&broken);
+    let hints = broken["result"].as_array().cloned().unwrap_or_default();
+    assert_eq!(hints.len(), 2, "{text}");
+    for hint in hints {
+        let label = hint["label"].as_str().unwrap_or_default();
+        assert!(label.ends_with(ndb_lsp::ide::PENDING), "{text}");
+        assert!(label.chars().count() <= 16, "{label}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_request_is_answered_as_cancelled_and_the_server_goes_on() {
     let client = started(&["utf-16"], json!({"hover": {"waitMs": 20000}})).await;
     let uri = "file:///workspace/slow.py";
