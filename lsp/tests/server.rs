@@ -251,23 +251,25 @@ async fn rapid_edits_cancel_stale_work_and_only_the_last_text_is_answered() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn syntax_errors_keep_the_last_hints_marked_stale() {
-    let client = started(&["utf-16"], json!({})).await;
-    let uri = "file:///workspace/typing.py";
-    client
-        .open(uri, "# ndb: f(2)\ndef f(x):\n    y = x * 2\n    return y\n")
-        .await;
+/// Opens `source` with a breakpoint on line 3 (0-based), waits for its
+/// hints, then breaks the code (` +` inserted at `(line, character)`):
+/// the settled hints and the hints right after the break.
+async fn hints_before_and_after_a_break(
+    client: &Client,
+    uri: &str,
+    source: &str,
+    (line, character): (u32, u32),
+) -> (Value, Value) {
+    client.open(uri, source).await;
     client
         .notify("ndb/setBreakpoints", json!({"uri": uri, "lines": [3]}))
         .await;
-    let good = settled_hints(&client, uri).await;
-    assert!(hints_text(&good).contains("y = 4"), "{good}");
+    let good = settled_hints(client, uri).await;
     client
         .notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
-                {"range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 13}}, "text": " +"}
+                {"range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}, "text": " +"}
             ]}),
         )
         .await;
@@ -277,6 +279,15 @@ async fn syntax_errors_keep_the_last_hints_marked_stale() {
             json!({"textDocument": {"uri": uri}, "range": whole_file()}),
         )
         .await;
+    (good, broken)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn syntax_errors_keep_the_last_hints_marked_stale() {
+    let client = started(&["utf-16"], json!({})).await;
+    let uri = "file:///workspace/typing.py";
+    let source = "# ndb: f(2)\ndef f(x):\n    y = x * 2\n    return y\n";
+    let (good, broken) = hints_before_and_after_a_break(&client, uri, source, (2, 13)).await;
     let lenses = client
         .request(
             "textDocument/codeLens",
@@ -284,6 +295,7 @@ async fn syntax_errors_keep_the_last_hints_marked_stale() {
         )
         .await;
     client.finish().await;
+    assert!(hints_text(&good).contains("y = 4"), "{good}");
     let text = hints_text(&broken);
     assert!(
         text.contains("y = 4") && text.contains(ndb_lsp::ide::PENDING),
@@ -296,30 +308,8 @@ async fn syntax_errors_keep_the_last_hints_marked_stale() {
 async fn a_label_cut_to_its_length_keeps_the_pending_mark() {
     let client = started(&["utf-16"], json!({"inlayHints": {"maxLength": 16}})).await;
     let uri = "file:///workspace/long.py";
-    client
-        .open(
-            uri,
-            "# ndb: f(2)\ndef f(x):\n    a_long_name = x * 2\n    return a_long_name\n",
-        )
-        .await;
-    client
-        .notify("ndb/setBreakpoints", json!({"uri": uri, "lines": [3]}))
-        .await;
-    let good = settled_hints(&client, uri).await;
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
-                {"range": {"start": {"line": 2, "character": 23}, "end": {"line": 2, "character": 23}}, "text": " +"}
-            ]}),
-        )
-        .await;
-    let broken = client
-        .request(
-            "textDocument/inlayHint",
-            json!({"textDocument": {"uri": uri}, "range": whole_file()}),
-        )
-        .await;
+    let source = "# ndb: f(2)\ndef f(x):\n    a_long_name = x * 2\n    return a_long_name\n";
+    let (good, broken) = hints_before_and_after_a_break(&client, uri, source, (2, 23)).await;
     client.finish().await;
     let good = hints_text(&good);
     assert!(good.contains('…') && good.contains("x = 2"), "{good}");
