@@ -148,7 +148,7 @@ impl Q8Layers {
                 .collect();
             let mut blocks = vec![BlockQ8_0::zeros(); n * k / BlockQ8_0::BLCK_SIZE];
             BlockQ8_0::from_float(&values, &mut blocks);
-            let tensor = candle_core::Tensor::from_vec(values, (n, k), &candle_core::Device::Cpu)?;
+            let tensor = Tensor::from_vec(values, (n, k), &Device::Cpu)?;
             let quantized = QTensor::quantize(&tensor, GgmlDType::Q8_0)?;
             mats.push((k, QMatMul::from_qtensor(quantized)?));
             weights.push((n, k, blocks));
@@ -160,7 +160,7 @@ impl Q8Layers {
     /// them (the vendored kernel).
     fn prompt_as_the_model(&self) -> Result<()> {
         for (k, mat) in &self.mats {
-            let lhs = candle_core::Tensor::full(0.5f32, (PROMPT, *k), &candle_core::Device::Cpu)?;
+            let lhs = Tensor::full(0.5f32, (PROMPT, *k), &Device::Cpu)?;
             mat.forward(&lhs)?;
         }
         Ok(())
