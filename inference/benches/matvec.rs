@@ -12,7 +12,11 @@
 //!   split over the CPU's threads, then half-precision weights;
 //! - k = 8 answers decoded together (eight rows, as mistral.rs batches the
 //!   samples of one question): as candle runs it, and as eight one-row
-//!   products.
+//!   products;
+//! - k = 1 and k = 8 with 8-bit (`Q8_0`) weights, the output head included,
+//!   as the model decodes (candle's `QMatMul`, the vendored one-row kernel;
+//!   `NDB_Q8_PROMPT_KERNEL=upstream` in the environment gives upstream's
+//!   loop instead, `inference/vendor/README.md`).
 //!
 //! - a 190-token prompt through the 30 layers with 8-bit (`Q8_0`) weights,
 //!   the default: upstream candle's loop (one row at a time, the weights
@@ -176,6 +180,42 @@ impl Q8Layers {
     }
 }
 
+/// Every weight matrix of the model, the output head included, in 8 bits
+/// as the model holds them (candle's `QMatMul`, each its own allocation).
+struct Q8Model {
+    mats: Vec<(usize, QMatMul)>,
+    /// Bytes of 8-bit weights read per decoding step.
+    bytes: usize,
+}
+
+impl Q8Model {
+    fn new() -> Result<Q8Model> {
+        let shapes = (0..LAYERS)
+            .flat_map(|_| LAYER_SHAPES)
+            .chain([(VOCAB, HIDDEN)]);
+        let mut mats = Vec::new();
+        let mut bytes = 0;
+        for (n, k) in shapes {
+            let tensor = Tensor::rand(-0.1f32, 0.1, (n, k), &Device::Cpu)?;
+            mats.push((
+                k,
+                QMatMul::from_qtensor(QTensor::quantize(&tensor, GgmlDType::Q8_0)?)?,
+            ));
+            bytes += n * k / 32 * 34;
+        }
+        Ok(Q8Model { mats, bytes })
+    }
+
+    /// One decoding step of `rows` rows through every weight matrix.
+    fn step(&self, rows: usize) -> Result<()> {
+        for (k, mat) in &self.mats {
+            let x = Tensor::full(0.5f32, (rows, *k), &Device::Cpu)?;
+            mat.forward(&x)?;
+        }
+        Ok(())
+    }
+}
+
 /// candle-core 0.10.2's `k_quants::matmul` as published: the rows one at a
 /// time, each with its own fork/join over the weight rows.
 fn upstream_q8((m, k, n): (usize, usize, usize), lhs: &[f32], rhs: &[BlockQ8_0], dst: &mut [f32]) {
@@ -213,6 +253,21 @@ fn milliseconds_per_step(mut step: impl FnMut() -> Result<()>) -> Result<f64> {
     Ok(started.elapsed().as_secs_f64() * 1000.0 / REPEATS as f64)
 }
 
+/// The median of 21 steps after one to warm up: a step of a few
+/// milliseconds varies more from one to the next than the mean of five
+/// shows.
+fn median_milliseconds_per_step(mut step: impl FnMut() -> Result<()>) -> Result<f64> {
+    step()?;
+    let mut times = Vec::new();
+    for _ in 0..21 {
+        let started = Instant::now();
+        step()?;
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
 fn report(what: &str, ms: f64, bytes: usize) {
     println!(
         "  {what}: {ms:.1} ms per step ({:.1} GB/s of weights, {:.0} steps/s)",
@@ -242,6 +297,18 @@ fn main() -> Result<()> {
     let by_row = milliseconds_per_step(|| f32s.step(8, linear_by_row))?;
     report("k = 8 as eight one-row products", by_row, bytes);
     drop(f32s);
+    // The default: 8-bit weights, the output head included, one row as the
+    // model decodes it (candle's `QMatMul`, the vendored one-row path).
+    let q8_all = Q8Model::new()?;
+    let q8_one = median_milliseconds_per_step(|| q8_all.step(1))?;
+    report(
+        "k = 1, q8 weights (the default), median of 21",
+        q8_one,
+        q8_all.bytes,
+    );
+    let q8_eight = median_milliseconds_per_step(|| q8_all.step(8))?;
+    report("k = 8, q8 weights, median of 21", q8_eight, q8_all.bytes);
+    drop(q8_all);
 
     println!("prompt: {PROMPT} tokens through the {LAYERS} layers (the output head is run for the last token only)");
     let layers = Model::new_layers(DType::F32)?;

@@ -1,12 +1,13 @@
 //! The 8-bit (and 4-bit) product of the vendored candle-core
-//! (`inference/vendor/`): a prompt's rows multiplied together give, bit for
-//! bit, what multiplying them one row at a time gives (the upstream loop's
-//! result), and both stay close to the float32 product of the dequantized
-//! weights. Shapes cover the model's layers and widths that do not divide
-//! into the kernel's column blocks or its tiles (four weight rows against
-//! two prompt rows with VNNI, two against two with AVX2, whichever this
-//! CPU compiled in). The 8-bit quantization, rewritten to become vector
-//! code, gives upstream's bytes.
+//! (`inference/vendor/`): a prompt's rows multiplied together, and a
+//! decoding step's one row, give bit for bit what upstream's loop gives
+//! (each row quantized alone, each weight row's `vec_dot` alone), and stay
+//! close to the float32 product of the dequantized weights. Shapes cover
+//! the model's layers and widths that do not divide into the kernels'
+//! column blocks or their tiles (four weight rows against two prompt rows
+//! with VNNI, two against two with AVX2, four against one row when
+//! decoding). The 8-bit quantization, rewritten to become vector code,
+//! gives upstream's bytes.
 
 use candle_core::quantized::k_quants::{matmul, BlockQ4_0, BlockQ8_0, GgmlType};
 
@@ -32,17 +33,26 @@ fn check<T: GgmlType>(m: usize, k: usize, n: usize, tolerance: f32) {
     let mut together = vec![0f32; m * n];
     matmul((m, k, n), &lhs, &rhs, &mut together).unwrap();
 
+    // Upstream's product: each row quantized alone, each weight row's
+    // `vec_dot` alone.
+    let k_in_blocks = k / T::BLCK_SIZE;
     for row in 0..m {
-        let mut alone = vec![0f32; n];
-        matmul((1, k, n), &lhs[row * k..(row + 1) * k], &rhs, &mut alone).unwrap();
+        let mut quantized = vec![T::VecDotType::zeros(); k / T::VecDotType::BLCK_SIZE];
+        T::VecDotType::from_float(&lhs[row * k..(row + 1) * k], &mut quantized);
         let got = &together[row * n..(row + 1) * n];
-        assert!(
-            got.iter()
-                .zip(&alone)
-                .all(|(a, b)| a.to_bits() == b.to_bits()),
-            "{:?} ({m}, {k}, {n}): row {row} differs from the same row alone",
-            T::DTYPE
-        );
+        for (col, got) in got.iter().enumerate() {
+            let want = T::vec_dot(
+                k,
+                &rhs[col * k_in_blocks..(col + 1) * k_in_blocks],
+                &quantized,
+            );
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "{:?} ({m}, {k}, {n}): [{row}, {col}] is {got}, `vec_dot` alone gives {want}",
+                T::DTYPE
+            );
+        }
     }
 
     let mut dequantized = vec![0f32; n * k];
@@ -78,9 +88,23 @@ fn a_prompt_of_many_rows_gives_each_row_its_own_product_8_bit() {
 }
 
 #[test]
+fn a_decoding_step_gives_each_column_upstreams_product_8_bit() {
+    // The model's projections and output head, one row: blocks of 32 to
+    // 512 weight rows, four at a time, and widths that leave one to three
+    // rows after the last tile or a short last block.
+    check::<BlockQ8_0>(1, 576, 192, 0.01);
+    check::<BlockQ8_0>(1, 1536, 576, 0.01);
+    check::<BlockQ8_0>(1, 576, 49_152, 0.01);
+    check::<BlockQ8_0>(1, 64, 1001, 0.01);
+    check::<BlockQ8_0>(1, 32, 35, 0.01);
+    check::<BlockQ8_0>(1, 96, 3, 0.01);
+}
+
+#[test]
 fn a_prompt_of_many_rows_gives_each_row_its_own_product_4_bit() {
     check::<BlockQ4_0>(190, 576, 192, 0.1);
     check::<BlockQ4_0>(9, 64, 77, 0.1);
+    check::<BlockQ4_0>(1, 576, 301, 0.1);
 }
 
 /// candle-core 0.10.2's `BlockQ8_0::from_float` as published, one block,

@@ -258,7 +258,13 @@ class Distributed:
             self.dist.barrier()
 
     def close(self):
+        """Every rank leaves together: rank 0 evaluates and exports while
+        the others wait here, then all destroy the group at once (a rank that
+        destroyed its group and exited while rank 0 was still at work was
+        once killed by gloo at exit, `terminate called without an active
+        exception`, failing a whole CI run)."""
         if self.world > 1:
+            self.dist.barrier()
             self.dist.destroy_process_group()
 
 

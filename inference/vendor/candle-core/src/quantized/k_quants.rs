@@ -71,6 +71,18 @@ pub trait GgmlType: Sized + Clone + Send + Sync {
         ]
     }
 
+    /// ndb: the products of one activation row (`lhs`, a decoding step)
+    /// with a block of weight rows (`rhs`, whole rows of `k` values):
+    /// `out[j]` is `lhs` times weight row `j`, bit for bit what `vec_dot`
+    /// gives. `matmul` runs one block per task. By default one weight row
+    /// at a time; types with a better kernel override it.
+    fn row_products(k: usize, lhs: &[Self::VecDotType], rhs: &[Self], out: &mut [f32]) {
+        let k_in_blocks = k.div_ceil(Self::BLCK_SIZE);
+        for (j, out) in out.iter_mut().enumerate() {
+            *out = Self::vec_dot(k, &rhs[j * k_in_blocks..(j + 1) * k_in_blocks], lhs);
+        }
+    }
+
     /// ndb: the products of `m` activation rows (`lhs`) with a block of
     /// weight rows (`rhs`, whole rows of `k` values): `out[row * width +
     /// j]` is row `row` times weight row `j`, each bit for bit what
@@ -742,6 +754,11 @@ impl GgmlType for BlockQ8_0 {
         out: &mut [f32],
     ) {
         q8_0_block_products(k, m, lhs, rhs, out)
+    }
+
+    #[cfg(target_feature = "avx2")]
+    fn row_products(k: usize, lhs: &[Self::VecDotType], rhs: &[Self], out: &mut [f32]) {
+        q8_0_row_products(k, lhs, rhs, out)
     }
 
     fn vec_dot_unopt(n: usize, xs: &[Self], ys: &[Self::VecDotType]) -> f32 {
@@ -2398,18 +2415,33 @@ pub fn matmul<T: GgmlType>(
             .for_each(|(lhs_b_mut, lhs)| T::VecDotType::from_float(lhs, lhs_b_mut));
     }
 
-    // ndb: one row (decoding) takes upstream's loop: the columns split over
-    // the threads. Many rows (a prompt) were taken the same way, one row at
-    // a time, each with its own fork/join over the columns, so the whole
-    // weight matrix streamed from memory once per row. Below, each task
-    // takes a block of columns (weight rows small enough to stay in cache)
-    // and runs every row against it (`GgmlType::block_products`: two rows
-    // against two weight rows at a time, or, for 8-bit weights with VNNI,
-    // against four), the odd ones out alone; the sums are the same,
-    // so the results are bit for bit those of the upstream loop.
+    // ndb: upstream took every product one row at a time, each row with
+    // its own fork/join over the columns, each column `vec_dot` alone. One
+    // row (decoding) now goes by blocks of columns, four weight rows at a
+    // time for 8-bit weights on AVX2 (`GgmlType::row_products`). Many rows
+    // (a prompt) were taken the upstream way too, so the whole weight matrix
+    // streamed from memory once per row; below, each task takes a block of
+    // columns (weight rows small enough to stay in cache) and runs every row
+    // against it (`GgmlType::block_products`: two rows against two weight
+    // rows at a time, or, for 8-bit weights with VNNI, against four), the
+    // odd ones out alone. The sums are the same either way, so the results
+    // are bit for bit those of the upstream loop.
     // `NDB_Q8_PROMPT_KERNEL=upstream` keeps the upstream loop for every
     // product, for benchmarks (`inference/vendor/README.md`).
-    if m == 1 || upstream_prompt_kernel() {
+    if m == 1 && !upstream_prompt_kernel() {
+        let threads = rayon::current_num_threads().max(1);
+        let block = (n / (threads * 8)).clamp(32, 512);
+        dst[..n]
+            .par_chunks_mut(block)
+            .enumerate()
+            .for_each(|(b, out)| {
+                let start = b * block;
+                let rhs = &rhs_t[start * k_in_blocks..(start + out.len()) * k_in_blocks];
+                T::row_products(k, &lhs_b, rhs, out);
+            });
+        return Ok(());
+    }
+    if upstream_prompt_kernel() {
         for row_idx in 0..m {
             let lhs_row = &lhs_b[row_idx * k_in_blocks..(row_idx + 1) * k_in_blocks];
             dst[row_idx * n..(row_idx + 1) * n]
@@ -2527,6 +2559,25 @@ fn q8_0_block_products(
     }
     // The columns the tiles left, and an odd last row (all its columns).
     block_products_by_pairs::<BlockQ8_0>(k, (m, width, tiled), lhs_b, rhs_t, out);
+}
+
+/// ndb: `row_products` of 8-bit weights on AVX2: four weight rows at a time
+/// against the one activation row (`avx::vec_dot_q8_0_q8_0_4x1`), the last
+/// few alone. Not generic, so it is compiled (and optimized) here whoever
+/// calls `matmul`.
+#[cfg(target_feature = "avx2")]
+fn q8_0_row_products(k: usize, lhs: &[BlockQ8_0], rhs_t: &[BlockQ8_0], out: &mut [f32]) {
+    let k_in_blocks = k.div_ceil(QK8_0);
+    let rhs_col = |col: usize| &rhs_t[col * k_in_blocks..(col + 1) * k_in_blocks];
+    let tiled = out.len() - out.len() % 4;
+    let (tiles, rest) = out.split_at_mut(tiled);
+    for (t, tile) in tiles.chunks_exact_mut(4).enumerate() {
+        let xs = std::array::from_fn(|r| rhs_col(4 * t + r));
+        tile.copy_from_slice(&super::avx::vec_dot_q8_0_q8_0_4x1(k, xs, lhs));
+    }
+    for (j, out) in rest.iter_mut().enumerate() {
+        *out = BlockQ8_0::vec_dot(k, rhs_col(tiled + j), lhs);
+    }
 }
 
 pub fn matmul_f16<T: GgmlType>(
