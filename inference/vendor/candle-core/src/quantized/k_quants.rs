@@ -2428,19 +2428,6 @@ pub fn matmul<T: GgmlType>(
     // are bit for bit those of the upstream loop.
     // `NDB_Q8_PROMPT_KERNEL=upstream` keeps the upstream loop for every
     // product, for benchmarks (`inference/vendor/README.md`).
-    if m == 1 && !upstream_prompt_kernel() {
-        let threads = rayon::current_num_threads().max(1);
-        let block = (n / (threads * 8)).clamp(32, 512);
-        dst[..n]
-            .par_chunks_mut(block)
-            .enumerate()
-            .for_each(|(b, out)| {
-                let start = b * block;
-                let rhs = &rhs_t[start * k_in_blocks..(start + out.len()) * k_in_blocks];
-                T::row_products(k, &lhs_b, rhs, out);
-            });
-        return Ok(());
-    }
     if upstream_prompt_kernel() {
         for row_idx in 0..m {
             let lhs_row = &lhs_b[row_idx * k_in_blocks..(row_idx + 1) * k_in_blocks];
@@ -2457,6 +2444,18 @@ pub fn matmul<T: GgmlType>(
         return Ok(());
     }
     let threads = rayon::current_num_threads().max(1);
+    if m == 1 {
+        let block = (n / (threads * 8)).clamp(32, 512);
+        dst[..n]
+            .par_chunks_mut(block)
+            .enumerate()
+            .for_each(|(b, out)| {
+                let start = b * block;
+                let rhs = &rhs_t[start * k_in_blocks..(start + out.len()) * k_in_blocks];
+                T::row_products(k, &lhs_b, rhs, out);
+            });
+        return Ok(());
+    }
     let block = (n / (threads * 4)).clamp(8, 64);
     let blocks: Vec<(usize, Vec<f32>)> = (0..n.div_ceil(block))
         .into_par_iter()
