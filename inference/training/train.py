@@ -259,10 +259,7 @@ class Distributed:
 
     def close(self):
         """Every rank leaves together: rank 0 evaluates and exports while
-        the others wait here, then all destroy the group at once (a rank that
-        destroyed its group and exited while rank 0 was still at work was
-        once killed by gloo at exit, `terminate called without an active
-        exception`, failing a whole CI run)."""
+        the others wait here, then all destroy the group at once."""
         if self.world > 1:
             self.dist.barrier()
             self.dist.destroy_process_group()
@@ -595,3 +592,14 @@ class _nothing:
 
 if __name__ == "__main__":
     main()
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+        # A rank of a torchrun job leaves without the interpreter's
+        # finalization once its work is written: a rank that had finished
+        # and destroyed its process group was now and then aborted there
+        # (`terminate called without an active exception`, a C++ thread of
+        # torch's destroyed at exit), and torchrun then reported the whole
+        # finished job as failed (the torchrun test failed in 2 of 3 full
+        # test runs on 2026-12-05).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
