@@ -55,6 +55,14 @@ const PROMPT: usize = 190;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
+/// (rows, columns) of every weight matrix a decoding step reads: the
+/// layers', then the output head.
+fn decoding_shapes() -> impl Iterator<Item = (usize, usize)> {
+    (0..LAYERS)
+        .flat_map(|_| LAYER_SHAPES)
+        .chain([(VOCAB, HIDDEN)])
+}
+
 /// Every weight matrix of the model, each its own allocation (so a step
 /// reads them from memory, as decoding does, not from one cached copy).
 struct Model {
@@ -63,10 +71,7 @@ struct Model {
 
 impl Model {
     fn new(dtype: DType) -> Result<Model> {
-        let shapes = (0..LAYERS)
-            .flat_map(|_| LAYER_SHAPES)
-            .chain([(VOCAB, HIDDEN)]);
-        Model::of_shapes(shapes, dtype)
+        Model::of_shapes(decoding_shapes(), dtype)
     }
 
     /// The layers without the output head (a prompt runs the head for its
@@ -190,12 +195,9 @@ struct Q8Model {
 
 impl Q8Model {
     fn new() -> Result<Q8Model> {
-        let shapes = (0..LAYERS)
-            .flat_map(|_| LAYER_SHAPES)
-            .chain([(VOCAB, HIDDEN)]);
         let mut mats = Vec::new();
         let mut bytes = 0;
-        for (n, k) in shapes {
+        for (n, k) in decoding_shapes() {
             let tensor = Tensor::rand(-0.1f32, 0.1, (n, k), &Device::Cpu)?;
             mats.push((
                 k,

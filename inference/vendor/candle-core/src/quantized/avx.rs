@@ -103,7 +103,8 @@ pub(crate) fn vec_dot_q8_0_q8_0_2x2(
 /// weights it will read next (two tiles). A tile reads four rows of 18 to
 /// 48 blocks side by side, streams too short for the hardware prefetcher
 /// to learn before they end: without the hint a decoding step's products
-/// waited on memory (11 ms against 8 ms on two Zen 3 cores).
+/// waited on memory (10.1 to 10.8 ms against 5.9 to 7.4 ms on two Zen 3
+/// cores, docs/neural-debugger.md).
 const PREFETCH_ROWS: usize = 8;
 
 /// ndb: `vec_dot_q8_0_q8_0` of four weight rows (`xs`) with one activation
