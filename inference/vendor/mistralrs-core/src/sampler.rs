@@ -468,6 +468,56 @@ impl Sampler {
         })
     }
 
+    /// ndb: the most probable of `scaled` (logits over the temperature),
+    /// and its probability as `candle_nn::ops::softmax_last_dim` gives it
+    /// (the same maximum, exponentials and sum, in the same order), or
+    /// `None` where upstream's path must decide (no finite maximum, a sum
+    /// that is not finite, or top log-probabilities asked for).
+    fn sample_greedy(&self, scaled: &[f32], return_logprobs: bool) -> Result<Option<Logprobs>> {
+        use candle_core::cpu::kernels::VecOps;
+        thread_local! {
+            static EXPS: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        if scaled.is_empty() || (return_logprobs && self.top_n_logprobs > 0) {
+            return Ok(None);
+        }
+        let mut max = f32::NEG_INFINITY;
+        unsafe { f32::vec_reduce_max(scaled.as_ptr(), &mut max, scaled.len()) };
+        if !max.is_finite() {
+            return Ok(None);
+        }
+        let sum = EXPS.with_borrow_mut(|exps| {
+            exps.clear();
+            exps.extend(scaled.iter().map(|s| (*s - max).exp()));
+            let mut sum = 0f32;
+            unsafe { f32::vec_reduce_sum(exps.as_ptr(), &mut sum, exps.len()) };
+            sum
+        });
+        let Some(token) = scaled.iter().position(|s| *s == max) else {
+            return Ok(None);
+        };
+        if !sum.is_finite() || sum <= 0.0 {
+            return Ok(None);
+        }
+        let token = token as u32;
+        // exp(max - max) is 1: the softmax's probability of the maximum.
+        let probability = 1f32 / sum;
+        let bytes = match &self.tokenizer {
+            Some(tokenizer) => Some(
+                tokenizer
+                    .decode(&[token], false)
+                    .map_err(|x| Error::Msg(x.to_string()))?,
+            ),
+            None => None,
+        };
+        Ok(Some(Logprobs {
+            token,
+            logprob: probability.log(10.0),
+            top_logprobs: return_logprobs.then(Vec::new),
+            bytes,
+        }))
+    }
+
     #[allow(unused)]
     fn sample_fast(
         &self,
@@ -1043,6 +1093,22 @@ impl Sampler {
         let mut logits = self.apply_penalties(logits, context)?;
         for processor in &self.logits_processors {
             logits = processor.apply(&logits, context)?;
+        }
+        // ndb: greedy sampling (`top_k = 1` at a temperature) keeps one
+        // token, the most probable, whose probability is `1 / Σ exp(l - max)`:
+        // upstream took it through a whole-vocabulary softmax, a partial sort
+        // of (token, probability) pairs, zeroing every other token and a
+        // weighted draw among the one left, four passes and two allocations
+        // over the vocabulary (49,152 tokens for SmolLM2) for every token
+        // of every greedy answer. The same token and the same probability,
+        // bit for bit, from one pass for the maximum and one for the sum.
+        if self.top_k == 1 && !sample_speculative {
+            if let Some(temperature) = self.temperature {
+                let scaled: Vec<f32> = (&logits / temperature)?.to_vec1()?;
+                if let Some(sample) = self.sample_greedy(&scaled, return_logprobs)? {
+                    return Ok(sample);
+                }
+            }
         }
         let next_token = if sample_speculative {
             match self.temperature {

@@ -158,6 +158,51 @@ pub(crate) fn vec_dot_q8_0_q8_0_4x1(n: usize, xs: [&[BlockQ8_0]; 4], y: &[BlockQ
 }
 
 /// ndb: the 8-bit dot products of four weight rows (`xs`) with two
+/// activation rows (`ys`) on AVX2 without VNNI, a prompt's product:
+/// `out[r][c]` is `xs[r]·ys[c]`. The block scales come converted to f32
+/// beforehand (`dxs`, `dys`: one per block, converted once per task
+/// instead of once per tile), and each product's scale is one vector
+/// multiply of two broadcasts. The sign trick runs the other way round:
+/// `maddubs(|y|, x·sgn(y))`, so the two activation blocks' absolute values
+/// serve four weight rows. The 16-bit pair sums are upstream's (the same
+/// byte products, added in the same pairs), the scale product is the same
+/// `f32` multiply, and each sum is accumulated block by block exactly as
+/// `vec_dot_q8_0_q8_0` accumulates it, so the results are its own, bit
+/// for bit.
+#[inline(always)]
+pub(crate) fn vec_dot_q8_0_q8_0_4x2_avx2(
+    blocks: usize,
+    (xs, dxs): ([&[BlockQ8_0]; 4], [&[f32]; 4]),
+    (ys, dys): ([&[BlockQ8_0]; 2], [&[f32]; 2]),
+) -> [[f32; 2]; 4] {
+    assert!(xs.iter().chain(&ys).all(|row| row.len() >= blocks));
+    assert!(dxs.iter().chain(&dys).all(|row| row.len() >= blocks));
+    unsafe {
+        let ones = _mm256_set1_epi16(1);
+        let mut acc = [[_mm256_setzero_ps(); 2]; 4];
+        // One activation block at a time against the four weight blocks
+        // (loaded again for the second, from L1): eight sums and what one
+        // product needs fit the sixteen registers, where both activation
+        // blocks at once spilled the sums to the stack every block.
+        for i in 0..blocks {
+            for c in 0..2 {
+                let by = _mm256_loadu_si256(ys[c].get_unchecked(i).qs.as_ptr() as *const __m256i);
+                let ay = _mm256_sign_epi8(by, by);
+                let dy = *dys[c].get_unchecked(i);
+                for r in 0..4 {
+                    let bx = _mm256_loadu_si256(xs[r].get_unchecked(i).qs.as_ptr() as *const __m256i);
+                    let dot = _mm256_maddubs_epi16(ay, _mm256_sign_epi8(bx, by));
+                    let q = _mm256_cvtepi32_ps(_mm256_madd_epi16(ones, dot));
+                    let d = _mm256_set1_ps(*dxs[r].get_unchecked(i) * dy);
+                    acc[r][c] = _mm256_fmadd_ps(d, q, acc[r][c]);
+                }
+            }
+        }
+        acc.map(|row| row.map(|acc| hsum_float_8(acc)))
+    }
+}
+
+/// ndb: the 8-bit dot products of four weight rows (`xs`) with two
 /// activation rows (`ys`) with the VNNI instruction `vpdpbusd`, which
 /// multiplies unsigned by signed bytes and adds four products into each
 /// 32-bit lane. The weight bytes are made unsigned by adding 128 (`x ^ 0x80`,

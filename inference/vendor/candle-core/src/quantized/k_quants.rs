@@ -742,10 +742,7 @@ impl GgmlType for BlockQ8_0 {
         super::avx::vec_dot_q8_0_q8_0_2x2(n, x0, x1, y0, y1)
     }
 
-    #[cfg(any(
-        target_feature = "avxvnni",
-        all(target_feature = "avx512vnni", target_feature = "avx512vl")
-    ))]
+    #[cfg(target_feature = "avx2")]
     fn block_products(
         k: usize,
         m: usize,
@@ -2366,13 +2363,19 @@ impl GgmlType for BlockQ8K {
     }
 }
 
-/// ndb: whether `NDB_Q8_PROMPT_KERNEL=upstream` asks for upstream's loop
-/// over a prompt's rows (read once per process).
+/// ndb: the kernel `NDB_Q8_PROMPT_KERNEL` asks for (read once per
+/// process): `upstream` for upstream's loop over a prompt's rows, `pairs`
+/// for two rows against two weight rows (`block_products_by_pairs`, the
+/// AVX2 prompt kernel before `q8_0_block_products` had one of its own);
+/// anything else, or nothing, for the default. For benchmarks
+/// (`inference/vendor/README.md`).
+fn prompt_kernel() -> &'static str {
+    static KERNEL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    KERNEL.get_or_init(|| std::env::var("NDB_Q8_PROMPT_KERNEL").unwrap_or_default())
+}
+
 fn upstream_prompt_kernel() -> bool {
-    static UPSTREAM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *UPSTREAM.get_or_init(|| {
-        std::env::var("NDB_Q8_PROMPT_KERNEL").is_ok_and(|kernel| kernel == "upstream")
-    })
+    prompt_kernel() == "upstream"
 }
 
 // https://github.com/ggml-org/llama.cpp/blob/aa3ee0eb0b80efca126cedf9bcb4fb5864b46ce3/ggml/src/ggml-cpu/ggml-cpu.c#L1205
@@ -2555,6 +2558,59 @@ fn q8_0_block_products(
             j += 4;
         }
         row += 2;
+    }
+    // The columns the tiles left, and an odd last row (all its columns).
+    block_products_by_pairs::<BlockQ8_0>(k, (m, width, tiled), lhs_b, rhs_t, out);
+}
+
+/// ndb: `block_products` of 8-bit weights on AVX2 without VNNI: two rows
+/// against four weight rows at a time (`avx::vec_dot_q8_0_q8_0_4x2_avx2`),
+/// with every block scale of the task's weight rows and of the prompt's
+/// rows converted to f32 once, the rest by `block_products_by_pairs`.
+#[cfg(all(
+    target_feature = "avx2",
+    not(any(
+        target_feature = "avxvnni",
+        all(target_feature = "avx512vnni", target_feature = "avx512vl")
+    ))
+))]
+fn q8_0_block_products(
+    k: usize,
+    m: usize,
+    lhs_b: &[BlockQ8_0],
+    rhs_t: &[BlockQ8_0],
+    out: &mut [f32],
+) {
+    let k_in_blocks = k.div_ceil(QK8_0);
+    let width = rhs_t.len() / k_in_blocks;
+    if prompt_kernel() == "pairs" {
+        return block_products_by_pairs::<BlockQ8_0>(k, (m, width, 0), lhs_b, rhs_t, out);
+    }
+    let scales = |blocks: &[BlockQ8_0]| -> Vec<f32> { blocks.iter().map(|b| b.d.to_f32()).collect() };
+    let (dx, dy) = (scales(rhs_t), scales(&lhs_b[..m * k_in_blocks]));
+    fn nth<T>(data: &[T], i: usize, len: usize) -> &[T] {
+        &data[i * len..(i + 1) * len]
+    }
+    let row = |data, i| nth::<BlockQ8_0>(data, i, k_in_blocks);
+    let scale_row = |data, i| nth::<f32>(data, i, k_in_blocks);
+    let tiled = width - width % 4;
+    let mut r = 0;
+    while r + 1 < m {
+        let ys = ([row(lhs_b, r), row(lhs_b, r + 1)], [scale_row(&dy, r), scale_row(&dy, r + 1)]);
+        let mut j = 0;
+        while j < tiled {
+            let xs = (
+                std::array::from_fn(|t| row(rhs_t, j + t)),
+                std::array::from_fn(|t| scale_row(&dx, j + t)),
+            );
+            let tile = super::avx::vec_dot_q8_0_q8_0_4x2_avx2(k_in_blocks, xs, ys);
+            for (t, [a, b]) in tile.into_iter().enumerate() {
+                out[r * width + j + t] = a;
+                out[(r + 1) * width + j + t] = b;
+            }
+            j += 4;
+        }
+        r += 2;
     }
     // The columns the tiles left, and an odd last row (all its columns).
     block_products_by_pairs::<BlockQ8_0>(k, (m, width, tiled), lhs_b, rhs_t, out);
