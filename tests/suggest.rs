@@ -367,8 +367,16 @@ fn no_arguments_and_an_output_that_is_no_literal_are_clear_errors() {
 #[test]
 fn an_output_the_function_makes_by_a_common_transformation_is_undone() {
     // A count of characters: the text is the count's keys repeated; a swap
-    // of case: what the output itself gives back. Both within a few runs.
+    // of case: what the output itself gives back; a list the body inserts
+    // into: the output without one item, that item and its place. Each
+    // within a few runs.
     for (name, source, output, origin) in [
+        (
+            "insert",
+            "def f(queue, position, job):\n    queue.insert(position, job)\n    return queue\n",
+            "['wash', 'dry', 'fold', 'iron']",
+            "derived",
+        ),
         (
             "counts",
             "def f(s):\n    counts = {}\n    for ch in s:\n        counts[ch] = counts.get(ch, 0) + 1\n    return counts\n",

@@ -403,12 +403,21 @@ pub fn suggest(
                         .first()
                         .map(|base| derived_candidates(wanted, base, &hints, &found.strings))
                         .unwrap_or_default();
-                    // The output as it is, then the output with a common
-                    // transformation undone, then the rest of the pools.
+                    let growths = source::list_growths(source, span, &positional);
+                    let ungrown = initial
+                        .first()
+                        .map(|base| ungrown_candidates(wanted, base, &growths))
+                        .unwrap_or_default();
+                    // The output as it is, then the output with the body's
+                    // growth of a list or a common transformation undone,
+                    // then the rest of the pools.
                     let mut initial = initial.into_iter();
                     for arguments in initial.by_ref().take(1) {
                         let origin = first_round_origin(wanted, &arguments);
                         search.push_values(arguments, origin);
+                    }
+                    for (arguments, how) in ungrown {
+                        search.push_values(arguments, Origin::Derived(how));
                     }
                     if let Some(arguments) = spread_items(wanted, arity, &hints) {
                         search.push_values(arguments, Origin::Generated);
@@ -904,6 +913,96 @@ fn spread_items(wanted: &Value, arity: usize, hints: &[Vec<Kind>]) -> Option<Vec
     allowed.then(|| items.clone())
 }
 
+/// Most candidates of the first round that undo a list's growth.
+const MAX_UNGROWN: usize = 8;
+
+/// An output list with the body's growth of a list parameter undone
+/// ([`source::list_growths`]): for `xs.insert(i, x)` the output without
+/// one item, that item and its index (every index in turn, or the one a
+/// literal index names); for `xs.append(x)` the output without its last
+/// item and that item; for `xs.extend(ys)` the output split in two at
+/// each point. The other arguments are as in `base`.
+fn ungrown_candidates(
+    wanted: &Value,
+    base: &[Value],
+    growths: &[source::ListGrowth],
+) -> Vec<(Vec<Value>, String)> {
+    use source::{CallArgument, ListGrowth};
+    let Value::List(items) = wanted else {
+        return Vec::new();
+    };
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let set = |arguments: &mut Vec<Value>, at: &CallArgument, value: Value| {
+        if let CallArgument::Parameter(position) = at {
+            if let Some(slot) = arguments.get_mut(*position) {
+                *slot = value;
+            }
+        }
+    };
+    let mut per_growth: Vec<Vec<(Vec<Value>, String)>> = Vec::new();
+    for growth in growths {
+        let mut out = Vec::new();
+        match growth {
+            ListGrowth::Insert { list, index, item } if *list < base.len() => {
+                // Where `insert` put the item in a list one shorter.
+                let before = items.len() - 1;
+                let positions: Vec<usize> = match index {
+                    CallArgument::Int(at) if *at >= 0 => vec![(*at as usize).min(before)],
+                    CallArgument::Int(at) => {
+                        vec![before.saturating_sub(at.unsigned_abs() as usize)]
+                    }
+                    _ => (0..items.len()).collect(),
+                };
+                for at in positions {
+                    let mut arguments = base.to_vec();
+                    let mut rest = items.clone();
+                    let taken = rest.remove(at);
+                    arguments[*list] = Value::List(rest);
+                    set(&mut arguments, index, Value::Int(at as i128));
+                    set(&mut arguments, item, taken);
+                    out.push((arguments, format!("with its item {at} taken out (insert)")));
+                }
+            }
+            ListGrowth::Append { list, item } if *list < base.len() => {
+                let mut arguments = base.to_vec();
+                let mut rest = items.clone();
+                let last = rest.pop().expect("not empty");
+                arguments[*list] = Value::List(rest);
+                set(&mut arguments, item, last);
+                out.push((arguments, "without its last item (append)".to_string()));
+            }
+            ListGrowth::Extend {
+                list,
+                items: added @ CallArgument::Parameter(_),
+            } if *list < base.len() => {
+                for at in (0..items.len()).rev() {
+                    let mut arguments = base.to_vec();
+                    arguments[*list] = Value::List(items[..at].to_vec());
+                    set(&mut arguments, added, Value::List(items[at..].to_vec()));
+                    out.push((arguments, format!("split after {at} items (extend)")));
+                }
+            }
+            _ => {}
+        }
+        per_growth.push(out);
+    }
+    let mut out: Vec<(Vec<Value>, String)> = Vec::new();
+    let longest = per_growth.iter().map(Vec::len).max().unwrap_or(0);
+    for step in 0..longest {
+        for candidates in &per_growth {
+            if let Some(candidate) = candidates.get(step) {
+                if !out.iter().any(|(arguments, _)| *arguments == candidate.0) {
+                    out.push(candidate.clone());
+                }
+            }
+        }
+    }
+    out.truncate(MAX_UNGROWN);
+    out
+}
+
 /// Most candidates of the first round that undo a transformation.
 const MAX_DERIVED: usize = 12;
 
@@ -1280,6 +1379,56 @@ mod tests {
         assert!(output_material(&table, &[Kind::Str]).contains(&literal("'x'")));
         // Nothing is offered to a parameter of unknown type.
         assert!(output_material(&words, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_list_grown_by_the_body_is_ungrown_from_the_output() {
+        use source::{CallArgument::*, ListGrowth};
+        let base = vec![literal("[1, 2]"), literal("0"), literal("''")];
+        let insert = [ListGrowth::Insert {
+            list: 0,
+            index: Parameter(1),
+            item: Parameter(2),
+        }];
+        let out = ungrown_candidates(&literal("[-4, 4, 1]"), &base, &insert);
+        let arguments: Vec<Vec<Value>> = out.into_iter().map(|(a, _)| a).collect();
+        assert_eq!(
+            arguments,
+            [
+                vec![literal("[4, 1]"), literal("0"), literal("-4")],
+                vec![literal("[-4, 1]"), literal("1"), literal("4")],
+                vec![literal("[-4, 4]"), literal("2"), literal("1")],
+            ]
+        );
+        // A literal index names the one place; -1 puts it before the last.
+        let at_end = [ListGrowth::Insert {
+            list: 0,
+            index: Int(-1),
+            item: Parameter(2),
+        }];
+        let out = ungrown_candidates(&literal("[5, 6, 7]"), &base, &at_end);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0, [literal("[5, 7]"), literal("0"), literal("6")]);
+        let append = [ListGrowth::Append {
+            list: 0,
+            item: Parameter(1),
+        }];
+        let out = ungrown_candidates(&literal("['a', 'b']"), &base, &append);
+        assert_eq!(out[0].0, [literal("['a']"), literal("'b'"), literal("''")]);
+        let extend = [ListGrowth::Extend {
+            list: 0,
+            items: Parameter(2),
+        }];
+        let out = ungrown_candidates(&literal("[1, 2]"), &base, &extend);
+        assert_eq!(
+            out.iter().map(|(a, _)| a.clone()).collect::<Vec<_>>(),
+            [
+                vec![literal("[1]"), literal("0"), literal("[2]")],
+                vec![literal("[]"), literal("0"), literal("[1, 2]")],
+            ]
+        );
+        // Nothing to undo in an output that is not a list.
+        assert!(ungrown_candidates(&literal("'ab'"), &base, &insert).is_empty());
     }
 
     #[test]

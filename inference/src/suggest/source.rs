@@ -405,6 +405,144 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
     hints
 }
 
+/// One argument of a list method's call in the function's body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallArgument {
+    /// A parameter's bare name (its position).
+    Parameter(usize),
+    /// An integer literal (`0`, `-1`).
+    Int(i128),
+    /// Anything else (`i + 1`, `len(xs)`).
+    Other,
+}
+
+/// A call in the function's body that adds to a list parameter, whose
+/// effect on an output list can be undone: `xs.insert(i, x)`,
+/// `xs.append(x)`, `xs.extend(ys)`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListGrowth {
+    Insert {
+        list: usize,
+        index: CallArgument,
+        item: CallArgument,
+    },
+    Append {
+        list: usize,
+        item: CallArgument,
+    },
+    Extend {
+        list: usize,
+        items: CallArgument,
+    },
+}
+
+/// Most list calls read from one function.
+const MAX_GROWTHS: usize = 4;
+
+/// The `insert`, `append` and `extend` calls on a parameter in the
+/// function's body, in order (at most [`MAX_GROWTHS`]); `parameters` are
+/// the positional parameters' names.
+pub fn list_growths(source: &str, span: &FunctionSpan, parameters: &[String]) -> Vec<ListGrowth> {
+    let tokens = tokens(&function_text(source, span));
+    let parameter = |token: Option<&Token>| match token {
+        Some(Token::Name(name)) => parameters.iter().position(|p| p == name),
+        _ => None,
+    };
+    let is_punct =
+        |token: Option<&Token>, text: &str| matches!(token, Some(Token::Punct(p)) if p == text);
+    let mut found = Vec::new();
+    for index in 0..tokens.len() {
+        let Some(list) = parameter(tokens.get(index)) else {
+            continue;
+        };
+        let method = match tokens.get(index + 2) {
+            Some(Token::Name(method)) => method.as_str(),
+            _ => continue,
+        };
+        if !is_punct(tokens.get(index + 1), ".") || !is_punct(tokens.get(index + 3), "(") {
+            continue;
+        }
+        // A method call on a parameter itself, not on an attribute of it
+        // (`self.items.append`) or a call's result.
+        if index > 0 && is_punct(tokens.get(index - 1), ".") {
+            continue;
+        }
+        let Some(arguments) = call_arguments(&tokens[index + 3..]) else {
+            continue;
+        };
+        let argument = |group: &[Token]| match group {
+            [token] => match parameter(Some(token)) {
+                Some(position) => CallArgument::Parameter(position),
+                None => match token {
+                    Token::Literal(text) => {
+                        text.parse().map_or(CallArgument::Other, CallArgument::Int)
+                    }
+                    _ => CallArgument::Other,
+                },
+            },
+            [Token::Punct(minus), Token::Literal(text)] if minus == "-" => text
+                .parse::<i128>()
+                .map_or(CallArgument::Other, |n| CallArgument::Int(-n)),
+            _ => CallArgument::Other,
+        };
+        let growth = match (method, arguments.as_slice()) {
+            ("insert", [at, item]) => ListGrowth::Insert {
+                list,
+                index: argument(at),
+                item: argument(item),
+            },
+            ("append", [item]) => ListGrowth::Append {
+                list,
+                item: argument(item),
+            },
+            ("extend", [items]) => ListGrowth::Extend {
+                list,
+                items: argument(items),
+            },
+            _ => continue,
+        };
+        if !found.contains(&growth) {
+            found.push(growth);
+        }
+        if found.len() >= MAX_GROWTHS {
+            break;
+        }
+    }
+    found
+}
+
+/// The arguments of the call whose `(` is `tokens[0]`, each as its tokens,
+/// split at the commas outside brackets; `None` when the call does not
+/// close.
+fn call_arguments(tokens: &[Token]) -> Option<Vec<Vec<Token>>> {
+    let mut depth = 0i32;
+    let mut groups: Vec<Vec<Token>> = vec![Vec::new()];
+    for token in tokens {
+        match token {
+            Token::Punct(p) if matches!(p.as_str(), "(" | "[" | "{") => {
+                depth += 1;
+                if depth == 1 {
+                    continue;
+                }
+            }
+            Token::Punct(p) if matches!(p.as_str(), ")" | "]" | "}") => {
+                depth -= 1;
+                if depth == 0 {
+                    groups.retain(|group| !group.is_empty());
+                    return Some(groups);
+                }
+            }
+            Token::Punct(p) if p == "," && depth == 1 => {
+                groups.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        groups.last_mut()?.push(token.clone());
+    }
+    None
+}
+
 /// The type of a bare-name argument at `index` of a string method's call
 /// (`text.find(sub)`: a string; `s.rjust(n, ch)`: a number, then a string),
 /// when the method is one only strings have and the argument is a name on
@@ -510,6 +648,52 @@ print(f(\"(\", 2, ['a)']))
         let parameters: Vec<String> = ["text", "n", "items"].map(String::from).to_vec();
         let hints = type_hints(SOURCE, &span(), &parameters);
         assert_eq!(hints, [vec![Kind::Str], vec![Kind::Int], vec![Kind::List]]);
+    }
+
+    #[test]
+    fn list_growths_name_their_parameters_and_literal_indices() {
+        let source = "\
+def g(array, i, elem, more, obj):
+    array.insert(i, elem)
+    array.insert(-1, elem + 1)
+    more.append(elem)
+    array.extend(more)
+    obj.items.append(i)
+    array.insert(len(array), f(i, elem))
+    return array
+";
+        let span = function_spans(source)[0].clone();
+        let parameters: Vec<String> = ["array", "i", "elem", "more", "obj"]
+            .map(String::from)
+            .to_vec();
+        use CallArgument::{Int, Other, Parameter};
+        assert_eq!(
+            list_growths(source, &span, &parameters),
+            [
+                ListGrowth::Insert {
+                    list: 0,
+                    index: Parameter(1),
+                    item: Parameter(2)
+                },
+                ListGrowth::Insert {
+                    list: 0,
+                    index: Int(-1),
+                    item: Other
+                },
+                ListGrowth::Append {
+                    list: 3,
+                    item: Parameter(2)
+                },
+                ListGrowth::Extend {
+                    list: 0,
+                    items: Parameter(3)
+                },
+            ]
+        );
+        // An unclosed call is left alone.
+        let broken = "def h(xs, x):\n    xs.insert(0, x\n";
+        let span = function_spans(broken)[0].clone();
+        assert!(list_growths(broken, &span, &["xs".into(), "x".into()]).is_empty());
     }
 
     #[test]
