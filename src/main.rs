@@ -91,8 +91,9 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         function: String,
-        /// The wanted return value as Python repr text, such as `[1, 2]`.
-        #[arg(long)]
+        /// The wanted return value as Python repr text, such as `[1, 2]`
+        /// or `-1`.
+        #[arg(long, allow_hyphen_values = true)]
         output: Option<String>,
         /// Check candidates by running them with the real tracer, and search
         /// beyond the model's for inputs that give OUTPUT (runs your code,

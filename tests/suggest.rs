@@ -365,6 +365,27 @@ fn no_arguments_and_an_output_that_is_no_literal_are_clear_errors() {
 }
 
 #[test]
+fn a_negative_output_of_a_function_that_walks_its_argument_by_index_is_found() {
+    // `--output -1` is a value, not an option; and `range(len(words))`
+    // does not make `words` a number, so an empty sequence is tried.
+    let source = "\
+def f(words):
+    for i in range(len(words)):
+        if words[i] == 'stop':
+            return i
+    return -1
+";
+    let (output, _) = suggest_search_only("walk", source, "-1", "30");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let suggestions = lines(&output);
+    let first = suggestions
+        .first()
+        .unwrap_or_else(|| panic!("nothing suggested: {stderr}"));
+    assert_eq!(first["verified"], Value::Bool(true), "{first}");
+}
+
+#[test]
 fn an_output_the_function_makes_by_a_common_transformation_is_undone() {
     // A count of characters: the text is the count's keys repeated; a swap
     // of case: what the output itself gives back; a list the body inserts

@@ -385,18 +385,27 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
                 add(name, kind);
             }
         }
+        // `range`'s own arguments are numbers (`range(n)`, `range(0, n,
+        // step)`, `range(n - 1)`), not what a call inside it reads: in
+        // `range(len(text))` the text has a length, it is no number.
         if name == "range" && punct_at(index + 1) == Some("(") {
             let mut depth = 0i32;
-            for token in &tokens[index + 1..] {
+            for (at, token) in tokens.iter().enumerate().skip(index + 1) {
                 match token {
-                    Token::Punct(p) if p == "(" => depth += 1,
-                    Token::Punct(p) if p == ")" => {
+                    Token::Punct(p) if p == "(" || p == "[" => depth += 1,
+                    Token::Punct(p) if p == ")" || p == "]" => {
                         depth -= 1;
                         if depth == 0 {
                             break;
                         }
                     }
-                    Token::Name(inner) => add(inner, Kind::Int),
+                    Token::Name(inner)
+                        if depth == 1
+                            && !matches!(punct_at(at + 1), Some("(" | "[" | "."))
+                            && at.checked_sub(1).and_then(punct_at) != Some(".") =>
+                    {
+                        add(inner, Kind::Int)
+                    }
                     _ => {}
                 }
             }
@@ -721,6 +730,27 @@ def g(text, width, sub, fill, lo, step, other):
                 vec![Kind::Int],
                 vec![],
             ]
+        );
+    }
+
+    #[test]
+    fn what_a_call_inside_range_reads_is_no_number() {
+        let source = "\
+def g(items, start, stop, step, table):
+    for i in range(len(items)):
+        pass
+    for j in range(start, min(stop, len(table)), step):
+        pass
+    return [items[k] for k in range(table.count(0))]
+";
+        let span = function_spans(source)[0].clone();
+        let parameters: Vec<String> = ["items", "start", "stop", "step", "table"]
+            .map(String::from)
+            .to_vec();
+        let hints = type_hints(source, &span, &parameters);
+        assert_eq!(
+            hints,
+            [vec![], vec![Kind::Int], vec![], vec![Kind::Int], vec![]]
         );
     }
 }
