@@ -411,7 +411,60 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
             }
         }
     }
+    // A parameter its uses say nothing about: what its name says, if it
+    // names a type the way code usually does (`text`, `nums`, `n`, `d`).
+    for (hint, name) in hints.iter_mut().zip(parameters) {
+        if hint.is_empty() {
+            hint.extend(name_hint(name));
+        }
+    }
     hints
+}
+
+/// The type a parameter's name usually stands for, for the common names
+/// only.
+fn name_hint(name: &str) -> Option<Kind> {
+    let name = name.to_ascii_lowercase();
+    let is = |names: &[&str]| names.contains(&name.as_str());
+    if is(&[
+        "text",
+        "s",
+        "string",
+        "st",
+        "txt",
+        "word",
+        "char",
+        "ch",
+        "sep",
+        "separator",
+        "delimiter",
+        "prefix",
+        "suffix",
+        "sub",
+        "substring",
+        "sentence",
+        "line",
+        "letter",
+        "message",
+        "msg",
+        "pattern",
+    ]) {
+        Some(Kind::Str)
+    } else if is(&[
+        "nums", "numbers", "arr", "array", "lst", "list", "items", "elements", "vals", "values",
+        "words", "names", "strings", "seq", "sequence", "matrix",
+    ]) {
+        Some(Kind::List)
+    } else if is(&[
+        "n", "k", "num", "number", "index", "idx", "count", "size", "width", "length", "limit",
+        "start", "stop", "step", "pos", "position", "amount", "times", "shift", "offset",
+    ]) {
+        Some(Kind::Int)
+    } else if is(&["d", "dic", "dict", "dictionary", "mapping"]) {
+        Some(Kind::Dict)
+    } else {
+        None
+    }
 }
 
 /// One argument of a list method's call in the function's body.
@@ -734,17 +787,42 @@ def g(text, width, sub, fill, lo, step, other):
     }
 
     #[test]
-    fn what_a_call_inside_range_reads_is_no_number() {
+    fn a_parameter_its_uses_say_nothing_about_is_typed_by_its_name() {
         let source = "\
-def g(items, start, stop, step, table):
-    for i in range(len(items)):
-        pass
-    for j in range(start, min(stop, len(table)), step):
-        pass
-    return [items[k] for k in range(table.count(0))]
+def g(text, nums, n, dic, other, count):
+    return other, text, nums, n, dic, count.upper()
 ";
         let span = function_spans(source)[0].clone();
-        let parameters: Vec<String> = ["items", "start", "stop", "step", "table"]
+        let parameters: Vec<String> = ["text", "nums", "n", "dic", "other", "count"]
+            .map(String::from)
+            .to_vec();
+        let hints = type_hints(source, &span, &parameters);
+        // What a use says wins over the name (`count.upper()`: a string).
+        assert_eq!(
+            hints,
+            [
+                vec![Kind::Str],
+                vec![Kind::List],
+                vec![Kind::Int],
+                vec![Kind::Dict],
+                vec![],
+                vec![Kind::Str],
+            ]
+        );
+    }
+
+    #[test]
+    fn what_a_call_inside_range_reads_is_no_number() {
+        let source = "\
+def g(bag, lo, hi, stride, tab):
+    for i in range(len(bag)):
+        pass
+    for j in range(lo, min(hi, len(tab)), stride):
+        pass
+    return [bag[k] for k in range(tab.count(0))]
+";
+        let span = function_spans(source)[0].clone();
+        let parameters: Vec<String> = ["bag", "lo", "hi", "stride", "tab"]
             .map(String::from)
             .to_vec();
         let hints = type_hints(source, &span, &parameters);
