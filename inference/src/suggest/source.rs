@@ -681,6 +681,14 @@ print(f(\"(\", 2, ['a)']))
         function_spans(SOURCE)[0].clone()
     }
 
+    /// The type hints of `source`'s first function, whose positional
+    /// parameters are `parameters`.
+    fn hints_of(source: &str, parameters: &[&str]) -> Vec<Vec<Kind>> {
+        let span = function_spans(source)[0].clone();
+        let parameters: Vec<String> = parameters.iter().map(|p| p.to_string()).collect();
+        type_hints(source, &span, &parameters)
+    }
+
     #[test]
     fn calls_come_from_doctests_tests_and_the_file_but_not_methods_or_the_def() {
         assert_eq!(
@@ -767,11 +775,10 @@ def g(text, width, sub, fill, lo, step, other):
         return text.rjust(width, fill)
     return text.find(sub), text[::step], other
 ";
-        let span = function_spans(source)[0].clone();
-        let parameters: Vec<String> = ["text", "width", "sub", "fill", "lo", "step", "other"]
-            .map(String::from)
-            .to_vec();
-        let hints = type_hints(source, &span, &parameters);
+        let hints = hints_of(
+            source,
+            &["text", "width", "sub", "fill", "lo", "step", "other"],
+        );
         assert_eq!(
             hints,
             [
@@ -792,11 +799,7 @@ def g(text, width, sub, fill, lo, step, other):
 def g(text, nums, n, dic, other, count):
     return other, text, nums, n, dic, count.upper()
 ";
-        let span = function_spans(source)[0].clone();
-        let parameters: Vec<String> = ["text", "nums", "n", "dic", "other", "count"]
-            .map(String::from)
-            .to_vec();
-        let hints = type_hints(source, &span, &parameters);
+        let hints = hints_of(source, &["text", "nums", "n", "dic", "other", "count"]);
         // What a use says wins over the name (`count.upper()`: a string).
         assert_eq!(
             hints,
@@ -821,11 +824,7 @@ def g(bag, lo, hi, stride, tab):
         pass
     return [bag[k] for k in range(tab.count(0))]
 ";
-        let span = function_spans(source)[0].clone();
-        let parameters: Vec<String> = ["bag", "lo", "hi", "stride", "tab"]
-            .map(String::from)
-            .to_vec();
-        let hints = type_hints(source, &span, &parameters);
+        let hints = hints_of(source, &["bag", "lo", "hi", "stride", "tab"]);
         assert_eq!(
             hints,
             [vec![], vec![Kind::Int], vec![], vec![Kind::Int], vec![]]
