@@ -989,18 +989,26 @@ fn ungrown_candidates(
         per_growth.push(out);
     }
     let mut out: Vec<(Vec<Value>, String)> = Vec::new();
-    let longest = per_growth.iter().map(Vec::len).max().unwrap_or(0);
-    for step in 0..longest {
-        for candidates in &per_growth {
-            if let Some(candidate) = candidates.get(step) {
-                if !out.iter().any(|(arguments, _)| *arguments == candidate.0) {
-                    out.push(candidate.clone());
-                }
-            }
+    for candidate in round_robin(per_growth) {
+        if !out.iter().any(|(arguments, _)| *arguments == candidate.0) {
+            out.push(candidate);
         }
     }
     out.truncate(MAX_UNGROWN);
     out
+}
+
+/// The lists' first items, then their second items, and so on.
+fn round_robin<T>(lists: Vec<Vec<T>>) -> Vec<T> {
+    let mut iters: Vec<_> = lists.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::new();
+    loop {
+        let before = out.len();
+        out.extend(iters.iter_mut().filter_map(Iterator::next));
+        if out.len() == before {
+            return out;
+        }
+    }
 }
 
 /// Most candidates of the first round that undo a transformation.
@@ -1049,15 +1057,7 @@ fn derived_candidates(
                 .collect(),
         );
     }
-    let mut out = Vec::new();
-    let longest = per_position.iter().map(Vec::len).max().unwrap_or(0);
-    for step in 0..longest {
-        for candidates in &per_position {
-            if let Some(candidate) = candidates.get(step) {
-                out.push(candidate.clone());
-            }
-        }
-    }
+    let mut out = round_robin(per_position);
     out.truncate(MAX_DERIVED);
     out
 }

@@ -116,6 +116,22 @@ fn string_end(chars: &[char], start: usize) -> usize {
     chars.len()
 }
 
+/// The punctuation at `index` of `tokens`, if that token is punctuation.
+fn punct_at(tokens: &[Token], index: usize) -> Option<&str> {
+    match tokens.get(index) {
+        Some(Token::Punct(p)) => Some(p.as_str()),
+        _ => None,
+    }
+}
+
+/// The name at `index` of `tokens`, if that token is a name.
+fn name_at(tokens: &[Token], index: usize) -> Option<&str> {
+    match tokens.get(index) {
+        Some(Token::Name(name)) => Some(name.as_str()),
+        _ => None,
+    }
+}
+
 /// The text of a function's lines, header and body.
 fn function_text(source: &str, span: &FunctionSpan) -> String {
     source_lines(source)
@@ -297,14 +313,8 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
             }
         }
     };
-    let name_at = |index: usize| match tokens.get(index) {
-        Some(Token::Name(name)) => Some(name.as_str()),
-        _ => None,
-    };
-    let punct_at = |index: usize| match tokens.get(index) {
-        Some(Token::Punct(p)) => Some(p.as_str()),
-        _ => None,
-    };
+    let name_at = |index: usize| name_at(&tokens, index);
+    let punct_at = |index: usize| punct_at(&tokens, index);
     // The header, up to its `:` at depth zero: annotations.
     let mut depth = 0i32;
     let mut header_end = tokens.len();
@@ -510,23 +520,20 @@ pub fn list_growths(source: &str, span: &FunctionSpan, parameters: &[String]) ->
         Some(Token::Name(name)) => parameters.iter().position(|p| p == name),
         _ => None,
     };
-    let is_punct =
-        |token: Option<&Token>, text: &str| matches!(token, Some(Token::Punct(p)) if p == text);
     let mut found = Vec::new();
     for index in 0..tokens.len() {
         let Some(list) = parameter(tokens.get(index)) else {
             continue;
         };
-        let method = match tokens.get(index + 2) {
-            Some(Token::Name(method)) => method.as_str(),
-            _ => continue,
+        let Some(method) = name_at(&tokens, index + 2) else {
+            continue;
         };
-        if !is_punct(tokens.get(index + 1), ".") || !is_punct(tokens.get(index + 3), "(") {
+        if punct_at(&tokens, index + 1) != Some(".") || punct_at(&tokens, index + 3) != Some("(") {
             continue;
         }
         // A method call on a parameter itself, not on an attribute of it
         // (`self.items.append`) or a call's result.
-        if index > 0 && is_punct(tokens.get(index - 1), ".") {
+        if index > 0 && punct_at(&tokens, index - 1) == Some(".") {
             continue;
         }
         let Some(arguments) = call_arguments(&tokens[index + 3..]) else {
@@ -610,10 +617,7 @@ fn call_arguments(tokens: &[Token]) -> Option<Vec<Vec<Token>>> {
 /// when the method is one only strings have and the argument is a name on
 /// its own (`name,` or `name)`).
 fn string_method_argument(tokens: &[Token], index: usize) -> Option<Kind> {
-    let punct = |at: usize| match tokens.get(at) {
-        Some(Token::Punct(p)) => Some(p.as_str()),
-        _ => None,
-    };
+    let punct = |at: usize| punct_at(tokens, at);
     if !matches!(punct(index + 1), Some("," | ")")) {
         return None;
     }
