@@ -22,12 +22,33 @@ fn ndb(args: &[&str]) -> Output {
         .expect("ndb runs")
 }
 
-fn scratch(name: &str, source: &str) -> PathBuf {
+/// `source` as `NAME.py` in a folder of its own under the system's
+/// temporary directory, which goes when this is dropped.
+struct Scratch {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn scratch(name: &str, source: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("ndb-suggest-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.py"));
     std::fs::write(&path, source).unwrap();
-    path
+    Scratch { dir, path }
 }
 
 /// A function whose input the search finds by editing: the output given as

@@ -20,9 +20,11 @@
 //!
 //! - a 190-token prompt through the 30 layers with 8-bit (`Q8_0`) weights,
 //!   the default: upstream candle's loop (one row at a time, the weights
-//!   read once per row) against the vendored kernel that ndb builds with
-//!   (blocks of weight rows kept in cache for every row;
-//!   `inference/vendor/README.md`), and float32 weights through gemm.
+//!   read once per row) against the vendored product that ndb builds with
+//!   (panels of weight rows dequantized in cache and multiplied in float32;
+//!   `NDB_Q8_PROMPT_KERNEL=q8` in the environment gives the vendored 8-bit
+//!   kernel instead, `inference/vendor/README.md`), and float32 weights
+//!   through gemm.
 //!
 //! It tells how much of `ndb`'s per-token time is the weights' products
 //! (the rest is attention, norms, sampling and scheduling) and what a
@@ -337,7 +339,15 @@ fn main() -> Result<()> {
     let vendored = milliseconds_per_step(|| q8.prompt_as_the_model())?;
     for (what, ms) in [
         ("q8, upstream candle (a row at a time)", upstream),
-        ("q8, vendored kernel (blocks of weight rows)", vendored),
+        (
+            match std::env::var("NDB_Q8_PROMPT_KERNEL").as_deref() {
+                Ok("q8") => "q8, vendored 8-bit kernel (NDB_Q8_PROMPT_KERNEL=q8)",
+                Ok("pairs") => "q8, vendored 8-bit kernel by pairs (NDB_Q8_PROMPT_KERNEL=pairs)",
+                Ok("upstream") => "q8 as the model runs it (NDB_Q8_PROMPT_KERNEL=upstream)",
+                _ => "q8, vendored (panels dequantized, float32 products)",
+            },
+            vendored,
+        ),
         ("f32 weights, gemm", f32_prompt),
     ] {
         println!(

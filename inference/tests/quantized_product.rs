@@ -1,13 +1,15 @@
 //! The 8-bit (and 4-bit) product of the vendored candle-core
-//! (`inference/vendor/`): a prompt's rows multiplied together, and a
-//! decoding step's one row, give bit for bit what upstream's loop gives
-//! (each row quantized alone, each weight row's `vec_dot` alone), and stay
-//! close to the float32 product of the dequantized weights. Shapes cover
-//! the model's layers and widths that do not divide into the kernels'
-//! column blocks or their tiles (four weight rows against two prompt rows
-//! with VNNI, two against two with AVX2, four against one row when
-//! decoding). The 8-bit quantization, rewritten to become vector code,
-//! gives upstream's bytes.
+//! (`inference/vendor/`). Fewer than 32 rows (a decoding step's one row, k
+//! samples' rows) give bit for bit what upstream's loop gives (each row
+//! quantized alone, each weight row's `vec_dot` alone); from 32 rows on (a
+//! prompt, on a CPU without VNNI) each product is the float32 product of
+//! the dequantized weights, without the activations' 8-bit rounding. Either way they stay close to
+//! the float32 product. Shapes cover the model's layers and widths that do
+//! not divide into the kernels' column blocks, their tiles (four weight
+//! rows against two prompt rows, or two against two, four against one row
+//! when decoding) or the float32 product's panels of 32 weight rows. The
+//! 8-bit quantization and dequantization, rewritten to become vector code,
+//! give upstream's bytes and floats.
 
 use candle_core::quantized::k_quants::{matmul, BlockQ4_0, BlockQ8_0, GgmlType};
 
@@ -19,6 +21,18 @@ fn quantize<T: GgmlType>(weights: &[f32]) -> Vec<T> {
     T::from_float(weights, &mut blocks);
     blocks
 }
+
+/// The fewest rows the vendored `matmul` multiplies in float32
+/// (`FLOAT_PROMPT_ROWS` there), on a CPU without VNNI (with it, the 8-bit
+/// tiles take every prompt: `float_prompt_products` there).
+const FLOAT_PROMPT_ROWS: usize = if cfg!(any(
+    target_feature = "avxvnni",
+    all(target_feature = "avx512vnni", target_feature = "avx512vl")
+)) {
+    usize::MAX
+} else {
+    32
+};
 
 /// Checks one shape: `m` rows of width `k` against `n` weight rows. The
 /// float32 product may differ by `tolerance * sqrt(k)` (the activations are
@@ -32,6 +46,27 @@ fn check<T: GgmlType>(m: usize, k: usize, n: usize, tolerance: f32) {
 
     let mut together = vec![0f32; m * n];
     matmul((m, k, n), &lhs, &rhs, &mut together).unwrap();
+
+    let mut dequantized = vec![0f32; n * k];
+    T::to_float(&rhs, &mut dequantized);
+    if m >= FLOAT_PROMPT_ROWS {
+        // The float32 product of the dequantized weights: only float32's
+        // own rounding, far below the 8-bit product's.
+        for row in 0..m {
+            for col in 0..n {
+                let exact: f64 = (0..k)
+                    .map(|i| lhs[row * k + i] as f64 * dequantized[col * k + i] as f64)
+                    .sum();
+                let got = together[row * n + col];
+                assert!(
+                    (got as f64 - exact).abs() <= 1e-5 * (k as f64).sqrt(),
+                    "{:?} ({m}, {k}, {n}): [{row}, {col}] is {got}, the dequantized weights give {exact}",
+                    T::DTYPE
+                );
+            }
+        }
+        return;
+    }
 
     // Upstream's product: each row quantized alone, each weight row's
     // `vec_dot` alone.
@@ -55,8 +90,6 @@ fn check<T: GgmlType>(m: usize, k: usize, n: usize, tolerance: f32) {
         }
     }
 
-    let mut dequantized = vec![0f32; n * k];
-    T::to_float(&rhs, &mut dequantized);
     for row in 0..m {
         for col in 0..n {
             let exact: f32 = (0..k)
@@ -74,10 +107,15 @@ fn check<T: GgmlType>(m: usize, k: usize, n: usize, tolerance: f32) {
 
 #[test]
 fn a_prompt_of_many_rows_gives_each_row_its_own_product_8_bit() {
-    // A 190-token prompt against the model's projections, and odd widths.
+    // A 190-token prompt against the model's projections (float32), and
+    // odd widths: a last panel of 8 weight rows, 5 rows, or 1.
     check::<BlockQ8_0>(190, 576, 576, 0.01);
     check::<BlockQ8_0>(190, 576, 192, 0.01);
     check::<BlockQ8_0>(37, 1536, 576, 0.01);
+    check::<BlockQ8_0>(32, 64, 200, 0.01);
+    check::<BlockQ8_0>(33, 96, 65, 0.01);
+    // Just below: the 8-bit tiles, bit for bit upstream's.
+    check::<BlockQ8_0>(31, 1536, 576, 0.01);
     check::<BlockQ8_0>(5, 64, 200, 0.01);
     // Blocks of 8 weight rows and a last one of 6 (a 4 × 2 tile, then a
     // pair) or 3 (a pair and one alone), with an odd last row.
@@ -103,6 +141,7 @@ fn a_decoding_step_gives_each_column_upstreams_product_8_bit() {
 #[test]
 fn a_prompt_of_many_rows_gives_each_row_its_own_product_4_bit() {
     check::<BlockQ4_0>(190, 576, 192, 0.1);
+    check::<BlockQ4_0>(31, 576, 192, 0.1);
     check::<BlockQ4_0>(9, 64, 77, 0.1);
     check::<BlockQ4_0>(1, 576, 301, 0.1);
 }
@@ -145,5 +184,35 @@ fn quantizing_to_8_bits_gives_upstreams_bytes() {
         let got = unsafe { std::slice::from_raw_parts(block as *const BlockQ8_0 as *const u8, 34) };
         let want = upstream_q8_0(&xs[i * 32..(i + 1) * 32]);
         assert_eq!(got, &want[..], "block {i}: {:?}", &xs[i * 32..(i + 1) * 32]);
+    }
+}
+
+#[test]
+fn dequantizing_8_bit_weights_gives_upstreams_floats() {
+    // Blocks of scales from 1e-4 to 1e4, and a block of negative zeros.
+    let mut xs = values(32 * 512, 5);
+    for (i, x) in xs.iter_mut().enumerate() {
+        *x *= 10f32.powi((i / 32 % 9) as i32 - 4);
+    }
+    xs[32..64].fill(-0.0);
+    let blocks = quantize::<BlockQ8_0>(&xs);
+    let mut got = vec![0f32; xs.len()];
+    BlockQ8_0::to_float(&blocks, &mut got);
+    for (i, block) in blocks.iter().enumerate() {
+        // SAFETY: BlockQ8_0 is #[repr(C)] plain data of 34 bytes: the
+        // scale in half precision, then the 32 values.
+        let bytes =
+            unsafe { std::slice::from_raw_parts(block as *const BlockQ8_0 as *const u8, 34) };
+        let d = half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f32();
+        for j in 0..32 {
+            // candle-core 0.10.2's `dequantize_row_q8_0`.
+            let want = bytes[2 + j] as i8 as f32 * d;
+            let got = got[i * 32 + j];
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "block {i}, value {j}: {got} against {want}"
+            );
+        }
     }
 }

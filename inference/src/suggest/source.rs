@@ -366,8 +366,14 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         }
         let after = punct_at(index + 1);
         let before = index.checked_sub(1).and_then(punct_at);
+        // `'%s!' % x` formats `x`, whatever it is: no arithmetic.
+        let formatted = before == Some("%")
+            && index
+                .checked_sub(2)
+                .and_then(|at| tokens.get(at))
+                .is_some_and(is_string_literal);
         if after.is_some_and(|p| arithmetic.contains(&p))
-            || before.is_some_and(|p| arithmetic.contains(&p))
+            || before.is_some_and(|p| arithmetic.contains(&p)) && !formatted
         {
             add(name, Kind::Int);
         }
@@ -429,6 +435,12 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         }
     }
     hints
+}
+
+/// Whether `token` is a string literal (`'a'`, `"a"`, `f'{x}'`, `rb'..'`).
+fn is_string_literal(token: &Token) -> bool {
+    matches!(token, Token::Literal(text)
+        if text.trim_start_matches(|c: char| c.is_ascii_alphabetic()).starts_with(['\'', '"']))
 }
 
 /// The type a parameter's name usually stands for, for the common names
@@ -795,6 +807,17 @@ def g(text, width, sub, fill, lo, step, other):
                 vec![],
             ]
         );
+    }
+
+    #[test]
+    fn what_a_string_formats_is_no_number() {
+        let source = "\
+def g(item, qty, total):
+    line = '%s x%d' % (item, qty)
+    return '<%s>' % item + str(total % 7)
+";
+        let hints = hints_of(source, &["item", "qty", "total"]);
+        assert_eq!(hints, [vec![], vec![], vec![Kind::Int]]);
     }
 
     #[test]

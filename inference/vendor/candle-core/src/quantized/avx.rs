@@ -938,3 +938,25 @@ pub(crate) fn vec_dot_q8k_q8k(n: usize, xs: &[BlockQ8K], ys: &[BlockQ8K]) -> f32
         hsum_float_8(acc)
     }
 }
+
+/// ndb: `BlockQ8_0::to_float` eight weights at a time: each byte widened to
+/// an i32, converted to f32 (exact) and multiplied by the block's scale,
+/// the scalar loop's one rounding.
+#[inline(always)]
+pub(crate) fn dequantize_q8_0(xs: &[BlockQ8_0], ys: &mut [f32]) {
+    debug_assert_eq!(xs.len() * QK8_0, ys.len());
+    for (block, out) in xs.iter().zip(ys.chunks_exact_mut(QK8_0)) {
+        // SAFETY: AVX2 is enabled at compile time (this module's gate);
+        // each load reads 8 of the block's 32 bytes and each store writes
+        // 8 of `out`'s 32 floats.
+        unsafe {
+            let d = _mm256_set1_ps(block.d.to_f32());
+            let qs = block.qs.as_ptr() as *const u8;
+            for c in 0..QK8_0 / 8 {
+                let bytes = _mm_loadl_epi64(qs.add(8 * c) as *const __m128i);
+                let values = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(bytes));
+                _mm256_storeu_ps(out.as_mut_ptr().add(8 * c), _mm256_mul_ps(values, d));
+            }
+        }
+    }
+}

@@ -652,6 +652,14 @@ impl GgmlType for BlockQ8_0 {
 
         let nb = k / QK8_0;
 
+        // ndb: eight weights at a time on AVX2, the same products (an
+        // exact conversion, one rounded multiplication each).
+        #[cfg(target_feature = "avx2")]
+        {
+            super::avx::dequantize_q8_0(&xs[..nb], &mut ys[..nb * QK8_0]);
+            return;
+        }
+        #[allow(unreachable_code)]
         for i in 0..nb {
             let d = xs[i].d.to_f32();
 
@@ -2364,14 +2372,36 @@ impl GgmlType for BlockQ8K {
 }
 
 /// ndb: the kernel `NDB_Q8_PROMPT_KERNEL` asks for (read once per
-/// process): `upstream` for upstream's loop over a prompt's rows, `pairs`
-/// for two rows against two weight rows (`block_products_by_pairs`, the
-/// AVX2 prompt kernel before `q8_0_block_products` had one of its own);
-/// anything else, or nothing, for the default. For benchmarks
+/// process): `upstream` for upstream's loop over a prompt's rows, `f32`
+/// for `dequantized_products`, `q8` for the 8-bit kernels of
+/// `block_products`, `pairs` for those with two rows against two weight
+/// rows (`block_products_by_pairs`, the AVX2 prompt kernel before
+/// `q8_0_block_products` had one of its own); anything else, or nothing,
+/// for the default (`float_prompt_products`). For benchmarks
 /// (`inference/vendor/README.md`).
 fn prompt_kernel() -> &'static str {
     static KERNEL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     KERNEL.get_or_init(|| std::env::var("NDB_Q8_PROMPT_KERNEL").unwrap_or_default())
+}
+
+/// ndb: whether a prompt's products go through `dequantized_products`.
+/// On AVX2 without VNNI they do: float32 FMAs beat `maddubs` and its
+/// widening there (0.26 s against 0.40 s for a 190-token prompt on two
+/// Zen 3 cores). With VNNI the 8-bit tiles stay (`vpdpbusd` multiplies
+/// and adds four byte pairs per lane in one instruction; 0.30 s for the
+/// same prompt on two Zen 4 cores, where the float32 product was not
+/// measured: `docs/neural-debugger.md`). `NDB_Q8_PROMPT_KERNEL=f32` asks for float32
+/// anywhere, `q8` (or `pairs`, `upstream`) for the 8-bit kernels.
+fn float_prompt_products() -> bool {
+    const VNNI: bool = cfg!(any(
+        target_feature = "avxvnni",
+        all(target_feature = "avx512vnni", target_feature = "avx512vl")
+    ));
+    match prompt_kernel() {
+        "f32" => true,
+        "q8" | "pairs" | "upstream" => false,
+        _ => !VNNI,
+    }
 }
 
 fn upstream_prompt_kernel() -> bool {
@@ -2396,6 +2426,16 @@ pub fn matmul<T: GgmlType>(
         "unexpected lhs length {} ({m},{k},{n})",
         lhs.len()
     );
+    // ndb: a prompt's product in float32 (`dequantized_products`) where
+    // that is the faster one (`float_prompt_products`).
+    if !T::DIRECT_COPY
+        && m >= FLOAT_PROMPT_ROWS
+        && k.is_multiple_of(T::BLCK_SIZE)
+        && float_prompt_products()
+    {
+        dequantized_products((m, k, n), lhs, rhs_t, dst);
+        return Ok(());
+    }
     let k_in_blocks = k.div_ceil(T::BLCK_SIZE);
 
     // TODO: Pre-allocate this.
@@ -2479,6 +2519,90 @@ pub fn matmul<T: GgmlType>(
         }
     }
     Ok(())
+}
+
+/// ndb: the fewest rows `matmul` multiplies in float32. Below it (a
+/// decoding step's one row, or k samples' rows) reading the 8-bit weights
+/// once is the cost and the 8-bit kernels win; from about 24 rows on (two
+/// cores, AVX2) the float32 product is faster, dequantization included.
+const FLOAT_PROMPT_ROWS: usize = 32;
+
+/// ndb: weight rows per task of `dequantized_products`: their float32
+/// copy (`32 × k` floats, 72 KB for the model's widest rows) stays in
+/// the core's cache while the prompt's rows go by, and a layer's 192 to
+/// 1536 rows make 6 to 48 tasks to share between the threads.
+const FLOAT_PANEL_ROWS: usize = 32;
+
+/// ndb: `m` rows of float32 activations (`lhs`) times the quantized weight
+/// rows `rhs_t`, in float32: each task dequantizes a panel of
+/// `FLOAT_PANEL_ROWS` weight rows (`GgmlType::to_float`) and multiplies
+/// the activations with it (`gemm`, one thread), writing its own columns
+/// of `dst`. Upstream quantizes the activations to 8 bits as well and
+/// multiplies bytes; a prompt's many rows reuse every weight row, the
+/// products are bound by arithmetic, and float32 FMAs do more of it per
+/// cycle than `maddubs` and its widening on AVX2 (190 rows through the
+/// model's 210 products: 0.25 s against 0.40 s on two Zen 3 cores,
+/// dequantization included). The sums are no longer upstream's: they are
+/// the float32 products of the dequantized weights, without the
+/// activations' 8-bit rounding (a relative error of about 4e-7 where the
+/// 8-bit product's is 1.4e-2).
+fn dequantized_products<T: GgmlType>(
+    (m, k, n): (usize, usize, usize),
+    lhs: &[f32],
+    rhs_t: &[T],
+    dst: &mut [f32],
+) {
+    thread_local! {
+        static PANEL: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let k_in_blocks = k / T::BLCK_SIZE;
+    debug_assert_eq!(rhs_t.len(), n * k_in_blocks);
+    debug_assert_eq!(dst.len(), m * n);
+    // Each task writes the columns `start..start + width` of every row,
+    // which no other task touches.
+    let dst_address = dst.as_mut_ptr() as usize;
+    (0..n.div_ceil(FLOAT_PANEL_ROWS))
+        .into_par_iter()
+        .for_each(|panel| {
+            let start = panel * FLOAT_PANEL_ROWS;
+            let width = FLOAT_PANEL_ROWS.min(n - start);
+            PANEL.with(|buffer| {
+                let mut buffer = buffer.borrow_mut();
+                buffer.resize(width * k, 0.0);
+                T::to_float(
+                    &rhs_t[start * k_in_blocks..(start + width) * k_in_blocks],
+                    &mut buffer[..width * k],
+                );
+                // SAFETY: `dst` is `m × n` (row stride `n`), so the `m ×
+                // width` block at column `start` lies inside it; `lhs` is
+                // `m × k` (row stride `k`); the panel is `width` weight
+                // rows of `k`, read as the `k × width` right-hand side
+                // (column stride `k`). Tasks' blocks of `dst` are disjoint.
+                unsafe {
+                    gemm::gemm(
+                        m,
+                        width,
+                        k,
+                        (dst_address as *mut f32).add(start),
+                        1,
+                        n as isize,
+                        false,
+                        lhs.as_ptr(),
+                        1,
+                        k as isize,
+                        buffer.as_ptr(),
+                        k as isize,
+                        1,
+                        0.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    )
+                }
+            });
+        });
 }
 
 /// ndb: the products of `m` activation rows (`lhs_b`) with `width` weight
