@@ -349,6 +349,9 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         }
     }
     let arithmetic = ["-", "%", "//", "/"];
+    // (index, container) of `container[index]` where the container is a
+    // parameter.
+    let mut keys: Vec<(String, String)> = Vec::new();
     for index in header_end..tokens.len() {
         let Some(name) = name_at(index) else { continue };
         if punct_at(index + 1) == Some(".") && punct_at(index + 3) == Some("(") {
@@ -378,7 +381,14 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
             add(name, Kind::Int);
         }
         if before == Some("[") && after == Some("]") {
-            add(name, Kind::Int);
+            // `d[key]` of a parameter that is a dict takes any key: decided
+            // once every use of `d` is read (below).
+            match index.checked_sub(2).and_then(name_at) {
+                Some(container) if parameters.iter().any(|p| p == container) => {
+                    keys.push((name.to_string(), container.to_string()))
+                }
+                _ => add(name, Kind::Int),
+            }
         }
         // A slice's bound or step (`s[:n]`, `xs[a:b]`, `xs[::k]`).
         if matches!(before, Some("[" | ":"))
@@ -423,6 +433,26 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
                         add(inner, Kind::Int)
                     }
                     _ => {}
+                }
+            }
+        }
+    }
+    // An index into a parameter is a number unless the parameter is a
+    // dict (by its uses or, when they say nothing, its name).
+    let is_dict = |hints: &[Vec<Kind>], container: &str| {
+        parameters
+            .iter()
+            .position(|p| p == container)
+            .is_some_and(|at| match hints[at].is_empty() {
+                true => name_hint(container) == Some(Kind::Dict),
+                false => hints[at].contains(&Kind::Dict),
+            })
+    };
+    for (name, container) in keys {
+        if !is_dict(&hints, &container) {
+            if let Some(at) = parameters.iter().position(|p| *p == name) {
+                if !hints[at].contains(&Kind::Int) {
+                    hints[at].push(Kind::Int);
                 }
             }
         }
@@ -805,6 +835,28 @@ def g(text, width, sub, fill, lo, step, other):
                 vec![Kind::Int],
                 vec![Kind::Int],
                 vec![],
+            ]
+        );
+    }
+
+    #[test]
+    fn a_key_into_a_dict_is_no_number() {
+        let source = "\
+def g(table, key, d, name, nums, i):
+    if key in table.keys():
+        return d[name] + table[key]
+    return nums[i]
+";
+        let hints = hints_of(source, &["table", "key", "d", "name", "nums", "i"]);
+        assert_eq!(
+            hints,
+            [
+                vec![Kind::Dict],
+                vec![],
+                vec![Kind::Dict],
+                vec![],
+                vec![Kind::List],
+                vec![Kind::Int],
             ]
         );
     }
