@@ -306,13 +306,14 @@ const DICT_METHODS: &[&str] = &[
 pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> Vec<Vec<Kind>> {
     let tokens = tokens(&function_text(source, span));
     let mut hints: Vec<Vec<Kind>> = vec![Vec::new(); parameters.len()];
-    let mut add = |name: &str, kind: Kind| {
+    fn add_hint(hints: &mut [Vec<Kind>], parameters: &[String], name: &str, kind: Kind) {
         if let Some(index) = parameters.iter().position(|p| p == name) {
             if !hints[index].contains(&kind) {
                 hints[index].push(kind);
             }
         }
-    };
+    }
+    let mut add = |name: &str, kind: Kind| add_hint(&mut hints, parameters, name, kind);
     let name_at = |index: usize| name_at(&tokens, index);
     let punct_at = |index: usize| punct_at(&tokens, index);
     // The header, up to its `:` at depth zero: annotations.
@@ -349,9 +350,9 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         }
     }
     let arithmetic = ["-", "%", "//", "/"];
-    // (index, container) of `container[index]` where the container is a
-    // parameter.
-    let mut keys: Vec<(String, String)> = Vec::new();
+    // (index, the container's position) of `container[index]` where the
+    // container is a parameter.
+    let mut keys: Vec<(String, usize)> = Vec::new();
     for index in header_end..tokens.len() {
         let Some(name) = name_at(index) else { continue };
         if punct_at(index + 1) == Some(".") && punct_at(index + 3) == Some("(") {
@@ -383,11 +384,13 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
         if before == Some("[") && after == Some("]") {
             // `d[key]` of a parameter that is a dict takes any key: decided
             // once every use of `d` is read (below).
-            match index.checked_sub(2).and_then(name_at) {
-                Some(container) if parameters.iter().any(|p| p == container) => {
-                    keys.push((name.to_string(), container.to_string()))
-                }
-                _ => add(name, Kind::Int),
+            let container = index
+                .checked_sub(2)
+                .and_then(name_at)
+                .and_then(|container| parameters.iter().position(|p| p == container));
+            match container {
+                Some(at) => keys.push((name.to_string(), at)),
+                None => add(name, Kind::Int),
             }
         }
         // A slice's bound or step (`s[:n]`, `xs[a:b]`, `xs[::k]`).
@@ -439,23 +442,16 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
     }
     // An index into a parameter is a number unless the parameter is a
     // dict (by its uses or, when they say nothing, its name).
-    let is_dict = |hints: &[Vec<Kind>], container: &str| {
-        parameters
-            .iter()
-            .position(|p| p == container)
-            .is_some_and(|at| match hints[at].is_empty() {
-                true => name_hint(container) == Some(Kind::Dict),
-                false => hints[at].contains(&Kind::Dict),
-            })
-    };
-    for (name, container) in keys {
-        if !is_dict(&hints, &container) {
-            if let Some(at) = parameters.iter().position(|p| *p == name) {
-                if !hints[at].contains(&Kind::Int) {
-                    hints[at].push(Kind::Int);
-                }
-            }
-        }
+    let numbers: Vec<String> = keys
+        .into_iter()
+        .filter(|&(_, at)| match hints[at].is_empty() {
+            true => name_hint(&parameters[at]) != Some(Kind::Dict),
+            false => !hints[at].contains(&Kind::Dict),
+        })
+        .map(|(name, _)| name)
+        .collect();
+    for name in numbers {
+        add_hint(&mut hints, parameters, &name, Kind::Int);
     }
     // A parameter its uses say nothing about: what its name says, if it
     // names a type the way code usually does (`text`, `nums`, `n`, `d`).

@@ -2385,13 +2385,12 @@ fn prompt_kernel() -> &'static str {
 }
 
 /// ndb: whether a prompt's products go through `dequantized_products`.
-/// On AVX2 without VNNI they do: float32 FMAs beat `maddubs` and its
-/// widening there (0.26 s against 0.40 s for a 190-token prompt on two
-/// Zen 3 cores). With VNNI the 8-bit tiles stay (`vpdpbusd` multiplies
-/// and adds four byte pairs per lane in one instruction; 0.30 s for the
-/// same prompt on two Zen 4 cores, where the float32 product was not
-/// measured: `docs/neural-debugger.md`). `NDB_Q8_PROMPT_KERNEL=f32` asks for float32
-/// anywhere, `q8` (or `pairs`, `upstream`) for the 8-bit kernels.
+/// On AVX2 without VNNI they do (faster there: see that function). With
+/// VNNI the 8-bit tiles stay (`vpdpbusd` multiplies and adds four byte
+/// pairs per lane in one instruction; 0.30 s for a 190-token prompt on
+/// two Zen 4 cores, where the float32 product was not measured:
+/// `docs/neural-debugger.md`). `NDB_Q8_PROMPT_KERNEL=f32` asks for
+/// float32 anywhere, `q8` (or `pairs`, `upstream`) for the 8-bit kernels.
 fn float_prompt_products() -> bool {
     const VNNI: bool = cfg!(any(
         target_feature = "avxvnni",
@@ -2541,7 +2540,7 @@ const FLOAT_PANEL_ROWS: usize = 32;
 /// multiplies bytes; a prompt's many rows reuse every weight row, the
 /// products are bound by arithmetic, and float32 FMAs do more of it per
 /// cycle than `maddubs` and its widening on AVX2 (190 rows through the
-/// model's 210 products: 0.25 s against 0.40 s on two Zen 3 cores,
+/// model's 210 products: 0.26 s against 0.40 s on two Zen 3 cores,
 /// dequantization included). The sums are no longer upstream's: they are
 /// the float32 products of the dequantized weights, without the
 /// activations' 8-bit rounding (a relative error of about 4e-7 where the
