@@ -102,6 +102,41 @@ fn predict_prints_the_step_shape_with_confidence() {
     }
 }
 
+/// The states `ndb predict` prints, without their confidence and verdict.
+fn predicted_states(fast_forward: &str) -> Vec<Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_ndb"))
+        .args([
+            "predict",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens([3, 4, 7, 10])",
+            "--actions",
+            "step_over,step_over,step_over,step_into,step_return",
+        ])
+        .env("NDB_FAST_FORWARD", fast_forward)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("ndb runs");
+    let mut states = json_lines(&output);
+    for state in &mut states {
+        let state = state.as_object_mut().expect("a state is an object");
+        state.remove("confidence");
+        state.remove("verdict");
+    }
+    states
+}
+
+/// The tokens the grammar forces, taken without a forward pass each when
+/// asked (`NDB_FAST_FORWARD=on`, the vendored mistral.rs's fast-forward),
+/// give the answers decoding every token gives. Only the confidence may differ, a forced
+/// token counting with probability 1 instead of the model's own.
+#[test]
+fn fast_forwarded_answers_are_the_answers_of_decoding_every_token() {
+    let every_token = predicted_states("off");
+    assert_eq!(every_token.len(), 6, "{every_token:?}");
+    assert_eq!(predicted_states("on"), every_token);
+}
+
 #[test]
 fn predict_as_text_is_the_debugger_language() {
     let output = ndb(

@@ -516,6 +516,10 @@ pub struct Sequence {
     /// Number of tokens at the start of the prompt that are cached (KV already computed).
     /// These tokens should be skipped during prefill.
     prefix_cache_len: usize,
+    /// ndb: set when the tokens the grammar forced were appended after a
+    /// sampled one and wait for one prompt pass (`ndb_prefill_forced`);
+    /// cleared by the next token added.
+    ndb_fast_forward: bool,
 
     // Cache
     normal_cache: Vec<Option<KvCache>>,
@@ -631,6 +635,7 @@ impl Sequence {
             creation_time,
             recognizer,
             prefill_prompt_toks: None,
+            ndb_fast_forward: false,
             prefix_cache_len: 0,
             suffix,
             prefix,
@@ -922,6 +927,38 @@ impl Sequence {
         self.tokens.push(tok.token);
         self.logprobs.push(tok);
         self.reset_prefill_toks();
+        self.ndb_fast_forward = false;
+    }
+
+    /// ndb: the last `forced + 1` tokens (the one sampled, then those the
+    /// grammar forced after it) are not in the KV cache yet: they become
+    /// this sequence's next prompt chunk, after the cached ones, so one
+    /// forward pass takes them all and gives the logits for the token
+    /// after the last (the way a prefix-cache hit prefills its tail).
+    pub(crate) fn ndb_prefill_forced(&mut self, forced: usize) {
+        let start = self.tokens.len() - (forced + 1);
+        self.prefill_prompt_toks = Some(self.tokens[start..].to_vec());
+        self.token_offset = start;
+        self.ndb_fast_forward = true;
+        self.set_state(SequenceState::RunningPrompt);
+    }
+
+    /// ndb: whether the step just run left forced tokens waiting for a
+    /// prompt pass (`ndb_prefill_forced`).
+    pub(crate) fn ndb_fast_forward_scheduled(&self) -> bool {
+        self.ndb_fast_forward
+    }
+
+    /// ndb: back to one token a step after a fast-forward's prompt pass:
+    /// no offset left to set it apart from other decoding sequences.
+    pub(crate) fn ndb_end_fast_forward(&mut self) {
+        self.token_offset = 0;
+    }
+
+    /// ndb: whether this sequence's request asked for one answer (k = 1),
+    /// the only case fast-forwarded: k samples stay decoded as one batch.
+    pub(crate) fn ndb_single_choice(&self) -> bool {
+        get_mut_group!(self).n_choices == 1
     }
 
     pub fn responder(&self) -> Sender<Response> {

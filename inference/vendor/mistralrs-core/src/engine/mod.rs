@@ -446,9 +446,19 @@ impl Engine {
                                 "All sequences must either return raw logits, or not."
                             );
 
+                            // ndb: a fast-forward's prompt pass (`Sequence::ndb_prefill_forced`)
+                            // right after a step of the same sequences finds their caches
+                            // in the model already, as a decoding step does: copying them
+                            // in again (every layer's whole capacity, zeroed first) cost
+                            // about as much as the pass.
+                            let fast_forward_batch = !self.no_kv_cache
+                                && scheduled.prompt.iter().all(|seq| seq.prompt_timestamp.is_some())
+                                && scheduled.prompt.iter().map(|seq| *seq.id()).eq(last_completion_ids.iter().copied());
                             // This comes from prefix caching
                             // The invariant where all token offsets are the same is handled by the scheduler
-                            let pre_op = if scheduled.prompt[0].token_offset() != 0 {
+                            let pre_op = if fast_forward_batch {
+                                CacheInstruction::Nothing
+                            } else if scheduled.prompt[0].token_offset() != 0 {
                                 CacheInstruction::In
                             } else {
                                 CacheInstruction::Reset {
@@ -487,13 +497,29 @@ impl Engine {
                         self.logger.add_tokens_processed(total_processed_tokens);
 
                         for seq in scheduled.prompt.iter_mut() {
+                            // ndb: a fast-forward's prompt pass (the sequence's prompt
+                            // ran before, `prompt_timestamp` is set) and one its
+                            // sampling scheduled (`ndb_prefill_forced`).
+                            let fast_forward_pass = seq.prompt_timestamp.is_some();
+                            let fast_forward_next = seq.ndb_fast_forward_scheduled();
                             match seq.sequence_stepping_type() {
                                 SeqStepType::OneShot => {
                                     seq.set_state(SequenceState::Done(StopReason::GeneratedImage))
                                 }
+                                // ndb: nor is one that ended in its sampling (its
+                                // end token forced) taken back to decoding.
+                                SeqStepType::PromptAndDecode
+                                    if fast_forward_next || seq.is_finished_paged_attn() => {}
                                 SeqStepType::PromptAndDecode => {
+                                    if fast_forward_pass {
+                                        seq.ndb_end_fast_forward();
+                                    }
                                     seq.set_state(SequenceState::RunningCompletion)
                                 }
+                            }
+                            if fast_forward_pass {
+                                // ndb: the prompt's figures stay the prompt's.
+                                continue;
                             }
                             let now = SystemTime::now()
                                 .duration_since(UNIX_EPOCH)
@@ -507,7 +533,14 @@ impl Engine {
                             seq.total_prompt_time = Some(prompt_exec_time.as_millis());
                             seq.step_start_instant = None;
                         }
-                        last_completion_ids = vec![];
+                        // ndb: the model holds the caches of the batch it just ran, in
+                        // its order, as after a decoding step (upstream forgot them, so
+                        // the next step copied them in again).
+                        last_completion_ids = if self.no_kv_cache {
+                            vec![]
+                        } else {
+                            scheduled.prompt.iter().map(|seq| *seq.id()).collect()
+                        };
                     }
 
                     if self.is_debug {

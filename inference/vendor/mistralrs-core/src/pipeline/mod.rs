@@ -17,6 +17,8 @@ mod paths;
 mod processing;
 mod response;
 mod sampling;
+// ndb: the grammar's forced tokens taken without a pass each.
+pub use sampling::{fast_forwarded_tokens, ndb_fast_forward_on, set_ndb_fast_forward};
 mod speculative;
 mod speech;
 

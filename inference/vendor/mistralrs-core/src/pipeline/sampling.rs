@@ -445,8 +445,125 @@ pub async fn sample_and_add_toks(
         };
 
         finish_or_add_toks_to_seq(this, prefix_cacher, seq, next_token, eos_tok, true).await?;
+        // ndb: the tokens the grammar forces next join the sequence now.
+        ndb_fast_forward(this, prefix_cacher, seq, eos_tok).await?;
     }
 
+    Ok(())
+}
+
+static FAST_FORWARD: std::sync::LazyLock<std::sync::atomic::AtomicBool> =
+    std::sync::LazyLock::new(|| {
+        std::sync::atomic::AtomicBool::new(
+            std::env::var("NDB_FAST_FORWARD").is_ok_and(|switch| switch == "on"),
+        )
+    });
+
+/// ndb: whether forced tokens are fast-forwarded (`ndb_fast_forward`):
+/// off by default (it cost two of 280 held-out states,
+/// `docs/neural-debugger.md`), on with `NDB_FAST_FORWARD=on` in the
+/// environment or `set_ndb_fast_forward`.
+pub fn ndb_fast_forward_on() -> bool {
+    FAST_FORWARD.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// ndb: turns fast-forwarding on or off for the whole process.
+pub fn set_ndb_fast_forward(on: bool) {
+    FAST_FORWARD.store(on, std::sync::atomic::Ordering::Relaxed)
+}
+
+static FAST_FORWARDED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// ndb: how many tokens this process took from the grammar without a
+/// forward pass of their own (`ndb_fast_forward`).
+pub fn fast_forwarded_tokens() -> usize {
+    FAST_FORWARDED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// ndb: fast-forward over the tokens the grammar forces.
+///
+/// Upstream decodes every token with a forward pass of its own, the
+/// whole vocabulary's logits and a sampling, even where the constraint
+/// leaves one token possible (a third of ndb's answer tokens: separators,
+/// `":`, the rest of a source line once it is unambiguous). Here, after a
+/// token is sampled, llguidance's forced tokens (`compute_ff_tokens`,
+/// the canonical tokenization of the bytes the grammar forces) are
+/// consumed by the grammar and added to the sequence at once, each with
+/// log-probability 0 (the probability 1 the constraint leaves it), and
+/// the sampled token and the forced ones go through the model as one
+/// prompt chunk after the cached tokens (`Sequence::ndb_prefill_forced`):
+/// one pass for all of them, the logits of the last giving the next
+/// token. Once the grammar is complete, the end-of-sequence token, the
+/// only one it allows, is added the same way and ends the sequence
+/// without a pass.
+///
+/// Only for a request of one answer (k = 1): k samples are decoded as
+/// one batch, which chunks of different lengths would split. Stop tokens,
+/// the length limit and the response go through
+/// `finish_or_add_toks_to_seq` as for a sampled token.
+async fn ndb_fast_forward(
+    this: &dyn Pipeline,
+    prefix_cacher: &mut PrefixCacheManagerV2,
+    seq: &mut Sequence,
+    eos_tok: Option<&[u32]>,
+) -> Result<()> {
+    if !ndb_fast_forward_on() || !seq.is_running() || !seq.ndb_single_choice() {
+        return Ok(());
+    }
+    let SequenceRecognizer::Llguidance(llg) = &mut seq.recognizer else {
+        return Ok(());
+    };
+    let mut forced = Vec::new();
+    if !llg.is_stopped() {
+        forced = llg.compute_ff_tokens();
+        if let Some(end) = forced
+            .iter()
+            .position(|token| eos_tok.is_some_and(|eos| eos.contains(token)))
+        {
+            forced.truncate(end);
+        }
+        if !forced.is_empty() && llg.consume_tokens(&forced).is_err() {
+            // The grammar refused its own forced tokens: decode as upstream does.
+            return Ok(());
+        }
+    }
+    if llg.is_stopped() {
+        // The grammar is complete: the end token is the only one left.
+        let allowed = llg.compute_mask_or_eos().map_err(candle_core::Error::msg)?;
+        if let Some(end) = eos_tok.and_then(|eos| eos.iter().find(|t| allowed.is_allowed(**t))) {
+            forced.push(*end);
+        }
+    }
+    if forced.is_empty() {
+        return Ok(());
+    }
+    let tokenizer = this.tokenizer();
+    let return_logprobs = seq.return_logprobs();
+    let mut added = 0;
+    for token in forced {
+        let bytes = match &tokenizer {
+            Some(tokenizer) => Some(
+                tokenizer
+                    .decode(&[token], false)
+                    .map_err(|error| candle_core::Error::Msg(error.to_string()))?,
+            ),
+            None => None,
+        };
+        let logprobs = Logprobs {
+            token,
+            logprob: 0.0,
+            bytes,
+            top_logprobs: return_logprobs.then(Vec::new),
+        };
+        finish_or_add_toks_to_seq(this, prefix_cacher, seq, logprobs, eos_tok, true).await?;
+        added += 1;
+        FAST_FORWARDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if !seq.is_running() {
+            // Ended: the end token, a stop token or the length limit.
+            return Ok(());
+        }
+    }
+    seq.ndb_prefill_forced(added);
     Ok(())
 }
 

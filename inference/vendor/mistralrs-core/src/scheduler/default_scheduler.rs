@@ -247,9 +247,14 @@ impl<Backer: FcfsBacker> DefaultScheduler<Backer> {
                 }
                 logger.set_num_running(self.running.len());
                 logger.set_num_waiting(self.waiting.len());
+                // ndb: a running sequence may be a prompt again, its forced
+                // tokens waiting for one pass (`Sequence::ndb_prefill_forced`);
+                // upstream took every running sequence for a decoding step.
+                let (completion, prompt): (Vec<_>, Vec<_>) =
+                    self.running.iter_mut().partition(|seq| seq.is_completion());
                 return DefaultSchedulerOutput {
-                    prompt: vec![].into(),
-                    completion: self.running.iter_mut().collect::<Vec<_>>().into(),
+                    prompt: prompt.into(),
+                    completion: completion.into(),
                 };
             }
             _ => {}
