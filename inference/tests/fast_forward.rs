@@ -1,6 +1,6 @@
-//! The grammar's forced tokens are taken without a forward pass each when
-//! asked (the vendored mistral.rs's fast-forward, `pipeline/sampling.rs`),
-//! with the shipped default model. A file of its own: the gauges it reads are the
+//! The grammar's forced tokens are taken without a forward pass each (the
+//! vendored mistral.rs's fast-forward, `pipeline/sampling.rs`), with the
+//! shipped default model. A file of its own: the gauges it reads are the
 //! process's, and no other test may run beside it.
 
 use ndb_grammar::Action;
@@ -15,7 +15,7 @@ fn forced_tokens_cost_no_pass_of_their_own() {
         eprintln!("NDB_FORWARD=caller: the passes are not counted");
         return;
     }
-    // Off by default (`inference/vendor/README.md`); this process asks for it.
+    // On unless NDB_FAST_FORWARD=off was in this test's environment.
     mistralrs_core::set_ndb_fast_forward(true);
     let path = default_model_path().expect("the default model is installed by .ci/setup");
     let spec = ModelSpec {
@@ -56,7 +56,7 @@ fn forced_tokens_cost_no_pass_of_their_own() {
         "a batch of samples was fast-forwarded"
     );
 
-    // Off (the default), every token is decoded.
+    // Switched off, every token is decoded.
     mistralrs_core::set_ndb_fast_forward(false);
     let answer = debugger.next(&session, Action::StepInto, &cancel);
     answer.expect("the default model's first step_into parses");

@@ -66,7 +66,7 @@ pub use attention::{
 pub use prefix_cacher::most_prefix_caches_held;
 // ndb: where the model's forward passes run (`NDB_FORWARD=caller` for upstream's way).
 pub use pipeline::{forward_passes_on_pool, ndb_forward_on_caller};
-// ndb: forced tokens fast-forwarded (off unless `NDB_FAST_FORWARD=on`).
+// ndb: forced tokens fast-forwarded (`NDB_FAST_FORWARD=off` for upstream's way).
 pub use pipeline::{fast_forwarded_tokens, ndb_fast_forward_on, set_ndb_fast_forward};
 mod diagnostics;
 mod diffusion_models;

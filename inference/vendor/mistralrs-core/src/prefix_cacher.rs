@@ -268,6 +268,20 @@ impl PrefixCacheManagerV2 {
         let mut best_match: Option<(usize, &CacheElement, usize, usize, usize)> = None;
         for (k, v) in &self.caches {
             let match_len = toks.shared_prefix_len(k);
+            // ndb: no further than the rows its cache holds. A sequence's
+            // cache holds its tokens but the last (the one no pass has
+            // taken yet), or fewer when its last tokens were added without
+            // a pass (the end token and the forced ones before it,
+            // `pipeline/sampling.rs`); upstream set the length to the match
+            // even past those rows, and attention read rows never written.
+            let held = v
+                .cache
+                .iter()
+                .flatten()
+                .filter(|kv| !matches!(kv, KvCache::Shared { .. }))
+                .map(KvCache::current_seq_len)
+                .min();
+            let match_len = held.map_or(match_len, |held| match_len.min(held));
             if match_len == 0 {
                 continue;
             }

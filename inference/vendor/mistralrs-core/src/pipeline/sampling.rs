@@ -455,14 +455,13 @@ pub async fn sample_and_add_toks(
 static FAST_FORWARD: std::sync::LazyLock<std::sync::atomic::AtomicBool> =
     std::sync::LazyLock::new(|| {
         std::sync::atomic::AtomicBool::new(
-            std::env::var("NDB_FAST_FORWARD").is_ok_and(|switch| switch == "on"),
+            !std::env::var("NDB_FAST_FORWARD").is_ok_and(|switch| switch == "off"),
         )
     });
 
-/// ndb: whether forced tokens are fast-forwarded (`ndb_fast_forward`):
-/// off by default (it cost two of 280 held-out states,
-/// `docs/neural-debugger.md`), on with `NDB_FAST_FORWARD=on` in the
-/// environment or `set_ndb_fast_forward`.
+/// ndb: whether forced tokens are fast-forwarded (`ndb_fast_forward`): on
+/// unless `NDB_FAST_FORWARD=off` is in the environment (upstream's way,
+/// every token a pass), or as `set_ndb_fast_forward` last said.
 pub fn ndb_fast_forward_on() -> bool {
     FAST_FORWARD.load(std::sync::atomic::Ordering::Relaxed)
 }

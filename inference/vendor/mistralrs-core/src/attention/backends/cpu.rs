@@ -403,6 +403,42 @@ where
             _ => None,
         };
         let softcap = sdpa_params.softcap.unwrap_or(0.0);
+        if let Some(rows) = ndb_causal_rows(q_dims, k_dims, mask.as_ref()) {
+            // ndb: a few causal rows of one sequence after its cached keys
+            // (a fast-forward's forced tokens, a prefix-cache hit's short
+            // tail): each row as the decoding step that would have taken it,
+            // the one-query kernel over the keys up to its own position, so
+            // its output is bit for bit what decoding the tokens one at a
+            // time gives.
+            let kv_len = k_dims[1];
+            let outputs = (0..rows)
+                .map(|i| {
+                    let keys = kv_len - rows + i + 1;
+                    let q_row = [q_dims[0], 1, q_dims[2], q_dims[3]];
+                    let k_rows = [k_dims[0], keys, k_dims[2], k_dims[3]];
+                    let v_rows = [v_dims[0], keys, v_dims[2], v_dims[3]];
+                    let shapes = Shapes {
+                        q: &q_row,
+                        k: &k_rows,
+                        v: &v_rows,
+                        q_stride,
+                        k_stride,
+                        v_stride,
+                    };
+                    ndb_attention_one_query(
+                        &q_data[i * q_stride[1]..],
+                        k_data,
+                        v_data,
+                        None,
+                        &shapes,
+                        sdpa_params.softmax_scale,
+                        softcap,
+                    )
+                })
+                .collect::<Result<Vec<_>>>()?;
+            // Each is (b, h, 1, dv), as the rows kernel's is (b, h, rows, dv).
+            return Tensor::cat(&outputs, 2);
+        }
         return if q_dims[1] == 1 {
             ndb_attention_one_query(
                 q_data,
@@ -1095,6 +1131,40 @@ where
 /// attention. Here each batch row has its own partial sums, so a batch of
 /// rows answers what each row answers alone (`inference/tests/attention.rs`);
 /// for one row the result is upstream's, bit for bit.
+/// ndb: the most query rows `ndb_causal_rows` takes one at a time.
+const NDB_ROWS_AS_QUERIES: usize = 16;
+
+/// ndb: `Some(rows)` when the query is 2 to `NDB_ROWS_AS_QUERIES` rows of
+/// one sequence and its mask is exactly causal after the cached keys (row
+/// `i` sees keys `0..=kv_len - rows + i`, every other key masked): the
+/// rows can then be taken one at a time as decoding steps. Anything else
+/// (a batch, padding, a sliding window, no mask) is `None`.
+fn ndb_causal_rows(q: &[usize], k: &[usize], mask: Option<&MaskInfo<'_>>) -> Option<usize> {
+    let (b, rows, h) = (q[0], q[1], q[2]);
+    let kv_len = k[1];
+    if b != 1 || rows < 2 || rows > NDB_ROWS_AS_QUERIES || kv_len < rows {
+        return None;
+    }
+    let mask = mask?;
+    for h_i in 0..h {
+        for i in 0..rows {
+            let seen = kv_len - rows + i + 1;
+            for kv_pos in 0..kv_len {
+                let value = mask.value(0, h_i, i, kv_pos);
+                let right = if kv_pos < seen {
+                    value == 0.0
+                } else {
+                    value <= -1e30
+                };
+                if !right {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(rows)
+}
+
 fn ndb_attention_one_query<T>(
     q_data: &[T],
     k_data: &[T],
