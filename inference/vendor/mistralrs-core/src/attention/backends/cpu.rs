@@ -1122,15 +1122,6 @@ where
     Tensor::from_vec(out, (b, h, q_len, dv), &Device::Cpu)
 }
 
-/// ndb: upstream's `flash_attn_cpu_single_q` (one query: decoding), on the
-/// global pool, with each tile's keys laid out as columns once per key head.
-///
-/// Upstream's tiles keep one partial sum per head, not per batch row: with
-/// several sequences decoded together (the k samples of one question) every
-/// row's sums land in the same place, and every row gets the last row's
-/// attention. Here each batch row has its own partial sums, so a batch of
-/// rows answers what each row answers alone (`inference/tests/attention.rs`);
-/// for one row the result is upstream's, bit for bit.
 /// ndb: the most query rows `ndb_causal_rows` takes one at a time.
 const NDB_ROWS_AS_QUERIES: usize = 16;
 
@@ -1146,25 +1137,43 @@ fn ndb_causal_rows(q: &[usize], k: &[usize], mask: Option<&MaskInfo<'_>>) -> Opt
         return None;
     }
     let mask = mask?;
-    for h_i in 0..h {
-        for i in 0..rows {
-            let seen = kv_len - rows + i + 1;
-            for kv_pos in 0..kv_len {
-                let value = mask.value(0, h_i, i, kv_pos);
-                let right = if kv_pos < seen {
-                    value == 0.0
-                } else {
-                    value <= -1e30
-                };
-                if !right {
-                    return None;
+    let causal = |seen: usize, kv_pos: usize, value: f32| {
+        if kv_pos < seen {
+            value == 0.0
+        } else {
+            value <= -1e30
+        }
+    };
+    for i in 0..rows {
+        let seen = kv_len - rows + i + 1;
+        let mut last_row: Option<*const f32> = None;
+        for h_i in 0..h {
+            let right = match mask.row(0, h_i, i, kv_len) {
+                // A mask shared by the heads is one slice: checked once.
+                Some(row) if last_row == Some(row.as_ptr()) => true,
+                Some(row) => {
+                    last_row = Some(row.as_ptr());
+                    row.iter().enumerate().all(|(kv_pos, value)| causal(seen, kv_pos, *value))
                 }
+                None => (0..kv_len).all(|kv_pos| causal(seen, kv_pos, mask.value(0, h_i, i, kv_pos))),
+            };
+            if !right {
+                return None;
             }
         }
     }
     Some(rows)
 }
 
+/// ndb: upstream's `flash_attn_cpu_single_q` (one query: decoding), on the
+/// global pool, with each tile's keys laid out as columns once per key head.
+///
+/// Upstream's tiles keep one partial sum per head, not per batch row: with
+/// several sequences decoded together (the k samples of one question) every
+/// row's sums land in the same place, and every row gets the last row's
+/// attention. Here each batch row has its own partial sums, so a batch of
+/// rows answers what each row answers alone (`inference/tests/attention.rs`);
+/// for one row the result is upstream's, bit for bit.
 fn ndb_attention_one_query<T>(
     q_data: &[T],
     k_data: &[T],
