@@ -128,8 +128,9 @@ fn predicted_states(fast_forward: &str) -> Vec<Value> {
 
 /// The tokens the grammar forces, taken without a forward pass each (the
 /// vendored mistral.rs's fast-forward; `NDB_FAST_FORWARD=off` decodes every
-/// token), give the answers decoding every token gives. Only the confidence may differ, a forced
-/// token counting with probability 1 instead of the model's own.
+/// token), give the answers decoding every token gives. Only the confidence
+/// may differ, a forced token counting with probability 1 instead of the
+/// model's own.
 #[test]
 fn fast_forwarded_answers_are_the_answers_of_decoding_every_token() {
     let every_token = predicted_states("off");

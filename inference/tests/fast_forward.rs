@@ -15,7 +15,8 @@ fn forced_tokens_cost_no_pass_of_their_own() {
         eprintln!("NDB_FORWARD=caller: the passes are not counted");
         return;
     }
-    // On unless NDB_FAST_FORWARD=off was in this test's environment.
+    // On by default; set here so that NDB_FAST_FORWARD=off in the
+    // environment does not turn this test into nothing.
     mistralrs_core::set_ndb_fast_forward(true);
     let path = default_model_path().expect("the default model is installed by .ci/setup");
     let spec = ModelSpec {
