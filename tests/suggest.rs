@@ -442,3 +442,39 @@ fn an_output_the_function_makes_by_a_common_transformation_is_undone() {
         assert!(first["from"].as_str().is_some_and(|from| !from.is_empty()), "{name}: {first}");
     }
 }
+
+#[test]
+fn a_rearrangement_or_an_item_by_item_map_is_worked_back_from_probe_runs() {
+    // A rotation of a word with repeated letters: the run on the output
+    // with its letters made distinct shows where each letter goes. A map
+    // of each number: the run on many possible preimages shows what each
+    // becomes. Neither input is the output or an edit of it near enough
+    // for eight runs.
+    for (name, source, output) in [
+        (
+            "rotation",
+            "def f(word):\n    return word[3:] + word[:3]\n",
+            "'ssippimis'",
+        ),
+        (
+            "map",
+            "def f(nums):\n    return [n * 3 - 1 for n in nums]\n",
+            "[5, -4, 29, 2]",
+        ),
+    ] {
+        let (output_of_run, _) = suggest_search_only(name, source, output, "30");
+        let stderr = String::from_utf8_lossy(&output_of_run.stderr);
+        assert!(output_of_run.status.success(), "{name}: {stderr}");
+        let suggestions = lines(&output_of_run);
+        let first = suggestions
+            .first()
+            .unwrap_or_else(|| panic!("{name}: nothing suggested"));
+        assert_eq!(first["verified"], Value::Bool(true), "{name}: {first}");
+        assert_eq!(first["origin"], Value::from("derived"), "{name}: {first}");
+        let from = first["from"].as_str().unwrap_or_default();
+        assert!(
+            from.contains("probe") || from.contains("own run"),
+            "{name}: {first}"
+        );
+    }
+}

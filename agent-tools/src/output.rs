@@ -153,8 +153,9 @@ pub struct SuggestionOut {
     pub output: Option<String>,
     /// Where it came from: `model`, `doctest`, `call`, `entry_call`,
     /// `output`, `derived` (the output with a common transformation
-    /// undone), `generated` (the output, literals, fillers), `edit`,
-    /// `returned`.
+    /// undone, or worked back through a probe run), `generated` (the
+    /// output, literals, fillers), `edit`, `returned`, `probe` (a probe
+    /// run's argument that happened to give the output).
     pub origin: String,
     /// The same for people, such as `edit of 'ab'`.
     pub from: String,

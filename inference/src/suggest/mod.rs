@@ -2,13 +2,16 @@
 //! (`ndb suggest-inputs`, `ndb eval --task input`, the language server's
 //! code action, the agent tool): candidates from the model's samples, from
 //! the calls the code itself makes (and the front end's entry calls), from
-//! the wanted output and the function's literals, and from type-directed
-//! edits of the best candidates so far toward the output, guided by what
-//! their runs returned; each one confirmed or refuted by a real run (the
+//! the wanted output and the function's literals, from probe runs that
+//! show where the function moves items or what it makes of each (worked
+//! back to the input, [`probe`]), and from type-directed edits of the best
+//! candidates so far toward the output, guided by what their runs
+//! returned; each one confirmed or refuted by a real run (the
 //! tracer, several at once up to the cores), within a budget of runs and
 //! seconds, cancellable. Without running, the model's candidates only,
 //! ranked by votes as before.
 
+pub mod probe;
 pub mod source;
 pub mod value;
 
@@ -65,6 +68,9 @@ pub enum Origin {
     Edit(String),
     /// What an earlier candidate's run returned, fed back as the input.
     Returned(String),
+    /// A made-up argument run to see what the function does with places or
+    /// items ([`probe`]; what it shows).
+    Probe(String),
 }
 
 impl Origin {
@@ -80,11 +86,12 @@ impl Origin {
             Origin::Derived(how) => format!("the output, {how}"),
             Origin::Edit(of) => format!("edit of {}", bounded(of, 60)),
             Origin::Returned(of) => format!("what {} returned", bounded(of, 60)),
+            Origin::Probe(what) => format!("a probe of {what}"),
         }
     }
 
     /// A machine-readable word: `model`, `doctest`, `call`, `entry_call`,
-    /// `output`, `generated`, `edit`, `returned`.
+    /// `output`, `generated`, `edit`, `returned`, `probe`.
     pub fn kind(&self) -> &'static str {
         match self {
             Origin::Model => "model",
@@ -96,6 +103,7 @@ impl Origin {
             Origin::Derived(_) => "derived",
             Origin::Edit(_) => "edit",
             Origin::Returned(_) => "returned",
+            Origin::Probe(_) => "probe",
         }
     }
 }
@@ -264,6 +272,8 @@ struct Candidate {
     outcome: Option<Outcome>,
     /// Order of arrival, the last tie-break.
     order: usize,
+    /// Runs in the next batch (what a probe pointed to).
+    urgent: bool,
 }
 
 /// What one run said.
@@ -333,6 +343,7 @@ pub fn suggest(
         candidates: Vec::new(),
         wanted: wanted.clone(),
         wanted_text: request.output.clone().unwrap_or_default(),
+        probing: None,
     };
     // The model proposes on its own thread while the search runs: on a
     // slow machine k samples can take longer than the whole budget, and the
@@ -408,15 +419,32 @@ pub fn suggest(
                         .first()
                         .map(|base| ungrown_candidates(wanted, base, &growths))
                         .unwrap_or_default();
+                    let keys_taken_out = initial
+                        .first()
+                        .map(|base| dict_ungrown(wanted, base, &hints))
+                        .unwrap_or_default();
                     // The output as it is, then the output with the body's
                     // growth of a list or a common transformation undone,
                     // then the rest of the pools.
                     let mut initial = initial.into_iter();
                     for arguments in initial.by_ref().take(1) {
                         let origin = first_round_origin(wanted, &arguments);
-                        search.push_values(arguments, origin);
+                        let position = arguments.iter().position(|a| a == wanted);
+                        if search.push_values(arguments, origin) {
+                            search.probing = position
+                                .filter(|_| matches!(wanted, Value::Str(_) | Value::List(_)))
+                                .map(|position| Probing {
+                                    base: search.candidates.len() - 1,
+                                    position,
+                                    started: false,
+                                    runs: Vec::new(),
+                                });
+                        }
                     }
                     for (arguments, how) in ungrown {
+                        search.push_values(arguments, Origin::Derived(how));
+                    }
+                    for (arguments, how) in keys_taken_out {
                         search.push_values(arguments, Origin::Derived(how));
                     }
                     if let Some(arguments) = spread_items(wanted, arity, &hints) {
@@ -578,6 +606,24 @@ struct Search {
     candidates: Vec<Candidate>,
     wanted: Option<Value>,
     wanted_text: String,
+    probing: Option<Probing>,
+}
+
+/// The probes of one search ([`probe`]): started when the run of `base`
+/// (the first round's first candidate, the output in argument `position`)
+/// returns a value of the output's type and length.
+struct Probing {
+    base: usize,
+    position: usize,
+    started: bool,
+    /// Probe candidates whose runs are not followed up yet.
+    runs: Vec<(usize, ProbeKind)>,
+}
+
+#[derive(Clone, Copy)]
+enum ProbeKind {
+    Permutation,
+    Map,
 }
 
 impl Search {
@@ -607,6 +653,7 @@ impl Search {
             predicted,
             outcome: None,
             order,
+            urgent: false,
         });
     }
 
@@ -624,8 +671,18 @@ impl Search {
             predicted: None,
             outcome: None,
             order,
+            urgent: false,
         });
         true
+    }
+
+    /// Adds a candidate that runs in the next batch; its index when new.
+    fn push_urgent(&mut self, values: Vec<Value>, origin: Origin) -> Option<usize> {
+        self.push_values(values, origin).then(|| {
+            let index = self.candidates.len() - 1;
+            self.candidates[index].urgent = true;
+            index
+        })
     }
 
     fn confirmed(&self) -> usize {
@@ -648,8 +705,13 @@ impl Search {
             .candidates
             .iter()
             // Unrun candidates of the search are not suggestions; the
-            // model's are (without running they are all there is).
+            // model's are (without running they are all there is). A
+            // probe is no attempt at the output: it is one only when its
+            // run happened to give it.
             .filter(|c| c.outcome.is_some() || c.origin == Origin::Model)
+            .filter(|c| {
+                !matches!(c.origin, Origin::Probe(_)) || c.outcome == Some(Outcome::Confirmed)
+            })
             .collect();
         let distance = |c: &Candidate| c.distance(self.wanted.as_ref(), &self.wanted_text);
         ranked.sort_by(|a, b| {
@@ -766,7 +828,7 @@ fn initial_candidates(
         // Then what the output itself offers a parameter of this type,
         // before the other fillers: the output is usually made of the
         // inputs.
-        pool.extend(output_material(wanted, &kinds));
+        pool.extend(output_material(wanted, &kinds, literals));
         pool.extend(fillers);
         pool.extend(
             literals
@@ -814,10 +876,26 @@ fn initial_candidates(
 
 /// Values for a parameter of `kinds` (a known type only) read off the
 /// output: its string items and keys, its items joined, its numbers'
-/// extremes and lengths, its items flattened, its keys and values as lists.
-fn output_material(wanted: &Value, kinds: &[Kind]) -> Vec<Value> {
+/// extremes and lengths, its items flattened, its keys and values as lists;
+/// for a dict, the output's items as keys, or the output as the value of
+/// the function's string literals (`{'n': 9}` for a sum over keys that
+/// start with `'n'`).
+fn output_material(wanted: &Value, kinds: &[Kind], literals: &[Value]) -> Vec<Value> {
     let mut out = Vec::new();
     let items = wanted.elements();
+    // The numbers of the output's sequences one level down, after its own
+    // (`([2, 4, 1], [7, 9, 5])` offers 1 and 9).
+    let nested_numbers: Vec<i128> = items
+        .iter()
+        .flat_map(|item| match item {
+            Value::List(inner) | Value::Tuple(inner) => inner.clone(),
+            other => vec![other.clone()],
+        })
+        .filter_map(|item| match item {
+            Value::Int(n) => Some(n),
+            _ => None,
+        })
+        .collect();
     let strings: Option<Vec<&str>> = match wanted {
         Value::List(items) | Value::Tuple(items) => items
             .iter()
@@ -865,6 +943,10 @@ fn output_material(wanted: &Value, kinds: &[Kind]) -> Vec<Value> {
         if let Some(len) = wanted.len() {
             out.push(Value::Int(len as i128));
         }
+        if nested_numbers.len() > items.len() {
+            out.extend(nested_numbers.iter().min().map(|&n| Value::Int(n)));
+            out.extend(nested_numbers.iter().max().map(|&n| Value::Int(n)));
+        }
     }
     if kinds.contains(&Kind::List) {
         match wanted {
@@ -885,6 +967,16 @@ fn output_material(wanted: &Value, kinds: &[Kind]) -> Vec<Value> {
                         .take(1)
                         .cloned(),
                 );
+                // A partition of the input (`lo, hi`): its parts joined.
+                let lists: Vec<&Value> = items
+                    .iter()
+                    .filter(|item| item.kind() == Kind::List)
+                    .collect();
+                if lists.len() >= 2 {
+                    out.push(Value::List(
+                        lists.iter().flat_map(|l| l.elements()).collect(),
+                    ));
+                }
                 out.push(Value::List(items.clone()));
             }
             Value::Str(_) => out.push(Value::List(items.clone())),
@@ -892,6 +984,29 @@ fn output_material(wanted: &Value, kinds: &[Kind]) -> Vec<Value> {
                 out.push(Value::List(vec![wanted.clone()]));
             }
             _ => {}
+        }
+    }
+    if kinds.contains(&Kind::Dict) && !matches!(wanted, Value::Dict(_)) {
+        let keys: Vec<Value> = items
+            .iter()
+            .filter(|item| matches!(item, Value::Str(_) | Value::Int(_)))
+            .cloned()
+            .collect();
+        if !keys.is_empty() && keys.len() == items.len() && !matches!(wanted, Value::Str(_)) {
+            out.push(Value::Dict(
+                keys.iter()
+                    .map(|key| (key.clone(), Value::Int(1)))
+                    .collect(),
+            ));
+        }
+        let filler = Value::Str("a".into());
+        let names = literals
+            .iter()
+            .filter(|literal| matches!(literal, Value::Str(text) if !text.is_empty()))
+            .take(2)
+            .chain(std::iter::once(&filler));
+        for name in names {
+            out.push(Value::Dict(vec![(name.clone(), wanted.clone())]));
         }
     }
     out
@@ -998,6 +1113,56 @@ fn ungrown_candidates(
     out
 }
 
+/// Most candidates that take a key the body added out of a dict output.
+const MAX_DICT_UNGROWN: usize = 3;
+
+/// A dict output with a key the body added (`d[key] = value`,
+/// `d.setdefault(key, ...)`) taken out again: the output without one pair
+/// (the last first) as the dict parameter, its key and then its value in
+/// the other parameters whose types allow them; the rest as in `base`.
+fn dict_ungrown(wanted: &Value, base: &[Value], hints: &[Vec<Kind>]) -> Vec<(Vec<Value>, String)> {
+    let Value::Dict(pairs) = wanted else {
+        return Vec::new();
+    };
+    if base.len() < 2 || pairs.is_empty() {
+        return Vec::new();
+    }
+    let typed =
+        |position: usize, kind: Kind| hints.get(position).is_some_and(|k| k.contains(&kind));
+    let Some(dict_at) = (0..base.len())
+        .find(|&p| typed(p, Kind::Dict))
+        .or_else(|| base.iter().position(|value| value == wanted))
+    else {
+        return Vec::new();
+    };
+    let fits = |position: usize, value: &Value| {
+        hints
+            .get(position)
+            .is_none_or(|kinds| kinds.is_empty() || kinds.contains(&value.kind()))
+    };
+    let others: Vec<usize> = (0..base.len()).filter(|&p| p != dict_at).collect();
+    let mut out = Vec::new();
+    for at in (0..pairs.len()).rev().take(MAX_DICT_UNGROWN) {
+        let (key, value) = &pairs[at];
+        let Some(&key_at) = others.iter().find(|&&p| fits(p, key)) else {
+            continue;
+        };
+        let mut rest = pairs.clone();
+        rest.remove(at);
+        let mut arguments = base.to_vec();
+        arguments[dict_at] = Value::Dict(rest);
+        arguments[key_at] = key.clone();
+        if let Some(&value_at) = others.iter().find(|&&p| p != key_at && fits(p, value)) {
+            arguments[value_at] = value.clone();
+        }
+        out.push((
+            arguments,
+            format!("without its key {} (added by the body)", key.to_python()),
+        ));
+    }
+    out
+}
+
 /// The lists' first items, then their second items, and so on.
 fn round_robin<T>(lists: Vec<Vec<T>>) -> Vec<T> {
     let mut iters: Vec<_> = lists.into_iter().map(Vec::into_iter).collect();
@@ -1099,8 +1264,10 @@ fn run_search(
         }
         let room = workers.min(request.budget.runs - runs);
         push_returned_by_output(search);
+        follow_probes(search);
         // The model's candidates first (once they have arrived), then what
-        // the output gave, then the others in order.
+        // the output gave and what probes pointed to, then the others in
+        // order.
         let mut waiting: Vec<usize> = search
             .candidates
             .iter()
@@ -1109,10 +1276,10 @@ fn run_search(
             .map(|(index, _)| index)
             .collect();
         waiting.sort_by_key(|&index| {
-            let origin = &search.candidates[index].origin;
+            let candidate = &search.candidates[index];
             (
-                *origin != Origin::Model,
-                !matches!(origin, Origin::Returned(_)),
+                candidate.origin != Origin::Model,
+                !(candidate.urgent || matches!(candidate.origin, Origin::Returned(_))),
                 index,
             )
         });
@@ -1193,6 +1360,125 @@ fn push_returned_by_output(search: &mut Search) {
         .collect();
     for (value, of) in returned {
         search.push_values(vec![value], Origin::Returned(of));
+    }
+}
+
+/// Starts the probes once the first round's first run is back, and turns
+/// the probes' runs into candidates ([`probe`]): when the function kept the
+/// output's type and length, a run on the output with its items made
+/// distinct shows where each item went, and a run on many possible
+/// preimages shows what each item became.
+fn follow_probes(search: &mut Search) {
+    let Some(wanted) = search.wanted.clone() else {
+        return;
+    };
+    let Some(probing) = search.probing.as_mut() else {
+        return;
+    };
+    let (base, position) = (probing.base, probing.position);
+    let Some(base_values) = search.candidates[base].values.clone() else {
+        search.probing = None;
+        return;
+    };
+    let with = |value: Value| {
+        let mut arguments = base_values.clone();
+        arguments[position] = value;
+        arguments
+    };
+    let returned = |candidate: &Candidate| match &candidate.outcome {
+        Some(Outcome::Gave {
+            value: Some(value), ..
+        }) => Some(value.clone()),
+        _ => None,
+    };
+    if !probing.started {
+        if search.candidates[base].outcome.is_none() {
+            return;
+        }
+        let kept = returned(&search.candidates[base])
+            .filter(|value| value.kind() == wanted.kind() && value.len() == wanted.len());
+        let Some(kept) = kept else {
+            search.probing = None;
+            return;
+        };
+        let mut runs = Vec::new();
+        let mut undone = false;
+        match probe::distinct(&wanted) {
+            // The output's items are distinct: its own run was the probe.
+            Some(distinct) if distinct == wanted => {
+                if let Some(input) = probe::unpermute(&wanted, &kept, &wanted) {
+                    undone = search
+                        .push_urgent(
+                            with(input),
+                            Origin::Derived(
+                                "put back in the places its own run moved them to".into(),
+                            ),
+                        )
+                        .is_some();
+                }
+            }
+            Some(distinct) => {
+                if let Some(index) = search.push_urgent(
+                    with(distinct),
+                    Origin::Probe("the places the function moves items to".into()),
+                ) {
+                    runs.push((index, ProbeKind::Permutation));
+                }
+            }
+            None => {}
+        }
+        if !undone {
+            if let Some(many) = probe::map_probe(&wanted) {
+                if let Some(index) = search.push_urgent(
+                    with(many),
+                    Origin::Probe("what the function makes of each item".into()),
+                ) {
+                    runs.push((index, ProbeKind::Map));
+                }
+            }
+        }
+        if let Some(probing) = search.probing.as_mut() {
+            probing.started = true;
+            probing.runs = runs;
+        }
+        return;
+    }
+    let candidates = &search.candidates;
+    let done: Vec<(usize, ProbeKind)> = probing
+        .runs
+        .iter()
+        .filter(|(index, _)| candidates[*index].outcome.is_some())
+        .copied()
+        .collect();
+    probing
+        .runs
+        .retain(|(index, _)| candidates[*index].outcome.is_none());
+    for (index, kind) in done {
+        let Some(output) = returned(&search.candidates[index]) else {
+            continue;
+        };
+        let Some(probe_value) = search.candidates[index]
+            .values
+            .as_ref()
+            .and_then(|values| values.get(position).cloned())
+        else {
+            continue;
+        };
+        let inputs = match kind {
+            ProbeKind::Permutation => probe::unpermute(&probe_value, &output, &wanted)
+                .map(|input| {
+                    (
+                        input,
+                        "put back in the places a probe run showed".to_string(),
+                    )
+                })
+                .into_iter()
+                .collect(),
+            ProbeKind::Map => probe::unmap(&probe_value, &output, &wanted),
+        };
+        for (input, how) in inputs {
+            search.push_urgent(with(input), Origin::Derived(how));
+        }
     }
 }
 
@@ -1369,16 +1655,16 @@ mod tests {
     #[test]
     fn the_output_offers_each_parameter_values_of_its_type() {
         let words = literal("['tea', 'for']");
-        assert!(output_material(&words, &[Kind::Str]).contains(&literal("'tea for'")));
-        assert!(output_material(&words, &[Kind::Int]).contains(&literal("3")));
+        assert!(output_material(&words, &[Kind::Str], &[]).contains(&literal("'tea for'")));
+        assert!(output_material(&words, &[Kind::Int], &[]).contains(&literal("3")));
         let chunks = literal("[[1, 2], [3]]");
-        assert!(output_material(&chunks, &[Kind::List]).contains(&literal("[1, 2, 3]")));
+        assert!(output_material(&chunks, &[Kind::List], &[]).contains(&literal("[1, 2, 3]")));
         let table = literal("{'x': 1, 'y': 2}");
-        let lists = output_material(&table, &[Kind::List]);
+        let lists = output_material(&table, &[Kind::List], &[]);
         assert!(lists.contains(&literal("['x', 'y']")) && lists.contains(&literal("[1, 2]")));
-        assert!(output_material(&table, &[Kind::Str]).contains(&literal("'x'")));
+        assert!(output_material(&table, &[Kind::Str], &[]).contains(&literal("'x'")));
         // Nothing is offered to a parameter of unknown type.
-        assert!(output_material(&words, &[]).is_empty());
+        assert!(output_material(&words, &[], &[]).is_empty());
     }
 
     #[test]
@@ -1429,6 +1715,27 @@ mod tests {
         );
         // Nothing to undo in an output that is not a list.
         assert!(ungrown_candidates(&literal("'ab'"), &base, &insert).is_empty());
+    }
+
+    #[test]
+    fn a_key_the_body_added_to_a_dict_is_taken_out_of_the_output() {
+        let wanted = literal("{'a': 1, 'b': 5, 'c': 3}");
+        let base = [wanted.clone(), literal("0")];
+        let hints = [vec![Kind::Dict], vec![Kind::Str]];
+        let found = dict_ungrown(&wanted, &base, &hints);
+        assert_eq!(found[0].0, [literal("{'a': 1, 'b': 5}"), literal("'c'")]);
+        assert!(found[0].1.contains("'c'"), "{found:?}");
+        // The value goes to a third parameter that takes it.
+        let base = [wanted.clone(), literal("''"), literal("0")];
+        let hints = [vec![Kind::Dict], vec![Kind::Str], vec![Kind::Int]];
+        let found = dict_ungrown(&wanted, &base, &hints);
+        assert_eq!(
+            found[0].0,
+            [literal("{'a': 1, 'b': 5}"), literal("'c'"), literal("3")]
+        );
+        // No dict output, or no other parameter: nothing.
+        assert!(dict_ungrown(&literal("[1]"), &base, &hints).is_empty());
+        assert!(dict_ungrown(&wanted, std::slice::from_ref(&wanted), &hints).is_empty());
     }
 
     #[test]

@@ -376,8 +376,12 @@ pub fn type_hints(source: &str, span: &FunctionSpan, parameters: &[String]) -> V
                 .checked_sub(2)
                 .and_then(|at| tokens.get(at))
                 .is_some_and(is_string_literal);
-        if after.is_some_and(|p| arithmetic.contains(&p))
-            || before.is_some_and(|p| arithmetic.contains(&p)) && !formatted
+        // `xs[i] - 1`, `- s.count(c)`: the arithmetic is on an item or a
+        // method's result, not on the parameter.
+        let reached_into = matches!(after, Some("[" | "." | "("));
+        if !reached_into
+            && (after.is_some_and(|p| arithmetic.contains(&p))
+                || before.is_some_and(|p| arithmetic.contains(&p)) && !formatted)
         {
             add(name, Kind::Int);
         }
@@ -904,5 +908,18 @@ def g(bag, lo, hi, stride, tab):
             hints,
             [vec![], vec![Kind::Int], vec![], vec![Kind::Int], vec![]]
         );
+    }
+
+    #[test]
+    fn arithmetic_on_an_item_or_a_result_is_no_number_parameter() {
+        let source = "\
+def g(nums, text, k):
+    gaps = [nums[i + 1] - nums[i] for i in range(2)]
+    return gaps, 1 - text.count('a'), k - 1
+";
+        let hints = hints_of(source, &["nums", "text", "k"]);
+        assert!(!hints[0].contains(&Kind::Int), "{hints:?}");
+        assert!(!hints[1].contains(&Kind::Int), "{hints:?}");
+        assert_eq!(hints[2], vec![Kind::Int]);
     }
 }

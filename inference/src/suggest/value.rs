@@ -588,7 +588,10 @@ pub fn distance(actual: &Value, wanted: &Value) -> f64 {
             if gap.is_nan() {
                 10.0
             } else {
-                gap.min(20.0) / 2.0
+                // Bounded, but still smaller for every step nearer: a
+                // search far from a large number (a factorial, a sum of
+                // squares) keeps its direction.
+                10.0 * gap / (gap + 10.0)
             }
         }
         (Value::Str(a), Value::Str(b)) => {
@@ -605,15 +608,7 @@ pub fn distance(actual: &Value, wanted: &Value) -> f64 {
             if a.len() > MAX_COMPARED || b.len() > MAX_COMPARED {
                 2.0 * (a.len().abs_diff(b.len()) as f64 + 1.0)
             } else {
-                2.0 * levenshtein(a, b, |x, y| {
-                    if x == y {
-                        0.0
-                    } else if x.kind() == y.kind() {
-                        0.5
-                    } else {
-                        1.0
-                    }
-                })
+                2.0 * levenshtein(a, b, item_distance)
             }
         }
         (Value::Dict(a), Value::Dict(b)) => {
@@ -622,6 +617,32 @@ pub fn distance(actual: &Value, wanted: &Value) -> f64 {
             (missing + extra) as f64
         }
         _ => text_distance(&actual.to_python(), &wanted.to_python()) + 5.0,
+    }
+}
+
+/// Longest item (as Python text) whose distance inside a sequence is
+/// measured; longer items of one type cost half a substitution.
+const MAX_ITEM_COMPARED: usize = 40;
+
+/// The cost of substituting item `x` by `y` in a sequence: nothing when
+/// equal, a whole edit for another type, and between for the same type,
+/// growing with their own distance (a count off by one is nearer than one
+/// off by ten).
+fn item_distance(x: &Value, y: &Value) -> f64 {
+    if x == y {
+        0.0
+    } else if x.kind() != y.kind() {
+        1.0
+    } else if matches!(
+        x,
+        Value::Int(_) | Value::Float(_) | Value::Str(_) | Value::Bool(_)
+    ) && x.to_python().len() <= MAX_ITEM_COMPARED
+        && y.to_python().len() <= MAX_ITEM_COMPARED
+    {
+        let d = distance(x, y);
+        0.2 + 0.6 * d / (d + 1.0)
+    } else {
+        0.5
     }
 }
 
@@ -984,6 +1005,22 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
             push(Value::Str(text.chars().rev().collect()), "reversed".into());
             push(Value::Str(text.to_lowercase()), "in lower case".into());
             push(Value::Str(text.to_uppercase()), "in upper case".into());
+            // `MakeItSo`: the words a title-casing join ran together.
+            let chars: Vec<char> = text.chars().collect();
+            let humps = chars.iter().skip(1).filter(|c| c.is_uppercase()).count();
+            if humps > 0 && !text.contains(char::is_whitespace) && chars.len() <= MAX_COMPARED {
+                let mut words = String::new();
+                for (index, &c) in chars.iter().enumerate() {
+                    if index > 0 && c.is_uppercase() {
+                        words.push(' ');
+                    }
+                    words.push(c);
+                }
+                push(
+                    Value::Str(words.to_lowercase()),
+                    "its words apart, in lower case".into(),
+                );
+            }
             push(
                 Value::List(
                     text.split_whitespace()
@@ -1010,6 +1047,12 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
             }
             if let Ok(n) = text.trim().parse::<i128>() {
                 push(Value::Int(n), "as a number".into());
+            }
+            let bits = text.trim_start_matches("0b");
+            if !bits.is_empty() && bits.len() <= 64 && bits.chars().all(|c| c == '0' || c == '1') {
+                if let Ok(n) = i128::from_str_radix(bits, 2) {
+                    push(Value::Int(n), "as a binary number".into());
+                }
             }
         }
         Value::List(items) | Value::Tuple(items) => {
@@ -1073,9 +1116,15 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                             Value::Int(total)
                         })
                         .collect();
+                    let mut from_zero = vec![Value::Int(0)];
+                    from_zero.extend(sums.iter().cloned());
                     push(
                         Value::List(sums),
                         "as running sums (undoing differences)".into(),
+                    );
+                    push(
+                        Value::List(from_zero),
+                        "as running sums from 0 (undoing differences)".into(),
                     );
                 }
             }
@@ -1117,10 +1166,52 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                     })
                     .collect();
                 if let Some(pairs) = pairs {
+                    let mut reversed = pairs.clone();
+                    reversed.reverse();
                     push(
                         Value::Dict(pairs),
                         format!("as a dict of its pairs ({kind} of items)"),
                     );
+                    push(
+                        Value::Dict(reversed),
+                        format!("as a dict of its pairs, reversed ({kind} of popped items)"),
+                    );
+                }
+            }
+            // `(text, n)` or `(n, text)` split off one string: the number
+            // written next to the text, or a one-character literal
+            // repeated n times (what a strip or a count took off).
+            if let [first, second] = items.as_slice() {
+                let pair = match (first, second) {
+                    (Value::Str(text), Value::Int(n)) | (Value::Int(n), Value::Str(text)) => {
+                        Some((text.clone(), *n))
+                    }
+                    _ => None,
+                };
+                if let Some((text, n)) = pair {
+                    let number_first = matches!(first, Value::Int(_));
+                    let joined = if number_first {
+                        format!("{n}{text}")
+                    } else {
+                        format!("{text}{n}")
+                    };
+                    push(
+                        Value::Str(joined),
+                        "its text and number written together".into(),
+                    );
+                    if (1..=20).contains(&n) {
+                        for pad in separators.iter().filter(|s| s.chars().count() == 1).take(2) {
+                            let padding = pad.repeat(n as usize);
+                            push(
+                                Value::Str(format!("{padding}{text}")),
+                                format!("its text after {} {n} times", python_str(pad)),
+                            );
+                            push(
+                                Value::Str(format!("{text}{padding}")),
+                                format!("its text before {} {n} times", python_str(pad)),
+                            );
+                        }
+                    }
                 }
             }
             push(
@@ -1182,6 +1273,27 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                 Value::List(spread),
                 "as (key, item) pairs of its lists".into(),
             );
+            // `{1: ['x', 'z'], 2: ['y']}`: a grouping of keys by value,
+            // undone.
+            let grouped: Option<Vec<(Value, Value)>> = pairs
+                .iter()
+                .map(|(key, value)| match value {
+                    Value::List(members) if members.iter().all(is_hashable) => Some(
+                        members
+                            .iter()
+                            .map(|member| (member.clone(), key.clone()))
+                            .collect::<Vec<_>>(),
+                    ),
+                    _ => None,
+                })
+                .collect::<Option<Vec<Vec<_>>>>()
+                .map(|groups| groups.into_iter().flatten().collect());
+            if let Some(grouped) = grouped.filter(|g| !g.is_empty()) {
+                push(
+                    Value::Dict(grouped),
+                    "ungrouped (each item keyed to its group)".into(),
+                );
+            }
             push(Value::List(keys), "its keys".into());
             if values.iter().all(is_hashable) {
                 let inverted: Vec<(Value, Value)> =
@@ -1218,7 +1330,7 @@ fn is_hashable(value: &Value) -> bool {
     }
 }
 
-fn swap_case(c: char) -> char {
+pub(crate) fn swap_case(c: char) -> char {
     if c.is_lowercase() {
         c.to_uppercase().next().unwrap_or(c)
     } else if c.is_uppercase() {
@@ -1260,6 +1372,20 @@ mod tests {
         has(&inverse("[[1, 3], [2, 4]]", &[]), "[[1, 2], [3, 4]]");
         // A padding with a literal of the function, from the text inside.
         has(&inverse("'**mid**'", &["*"]), "'mid'");
+        // Words a title-casing join ran together; a binary number.
+        has(&inverse("'makeItSo'", &[]), "'make it so'");
+        has(&inverse("'100101'", &[]), "37");
+        // Differences, from running sums that start at 0.
+        has(&inverse("[3, 5, 7]", &[]), "[0, 3, 8, 15]");
+        // A text and a number split apart; a strip that counted a literal.
+        has(&inverse("('file', 7)", &[]), "'file7'");
+        has(&inverse("(3, '42')", &["0"]), "'00042'");
+        // Items keyed by group, from the groups; popped pairs, reversed.
+        has(
+            &inverse("{1: ['x', 'z'], 2: ['y']}", &[]),
+            "{'x': 1, 'z': 1, 'y': 2}",
+        );
+        has(&inverse("[(2, 'b'), (1, 'a')]", &[]), "{1: 'a', 2: 'b'}");
         // Never the output itself, never twice the same value.
         let found = inverse("'abba'", &[]);
         assert!(!found.contains(&"'abba'".to_string()), "{found:?}");
