@@ -15,7 +15,7 @@ use ndb_inference::debugger::{
     run_actions, AutoDebugger, Cancel, Debugger, Session, TracerDebugger,
 };
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
-use ndb_inference::neural::{ModelSpec, NeuralDebugger, Weights};
+use ndb_inference::neural::{Forms, ModelSpec, NeuralDebugger, Weights};
 use ndb_inference::suggest;
 use ndb_inference::tracer::{trace_file, SandboxPolicy, SandboxReport, TracerConfig};
 
@@ -285,6 +285,15 @@ struct ModelArgs {
     /// "Benchmarks", for what each costs.
     #[arg(long, default_value = "q8")]
     weights: Weights,
+    /// How the jumps that have an assertion form are asked: `language`
+    /// (the debugger's text language), `assertion` (`assert f(ARGS) == `
+    /// for the entry call's step_return, `assert f(...) == OUTPUT` for
+    /// inv_step_call from its return), or per action, such as
+    /// `step_return=assertion,inv_step_call=language`. Default: by the
+    /// model (assertions for a code model without the debugger's tokens,
+    /// the language for one trained on it).
+    #[arg(long, value_parser = Forms::parse)]
+    forms: Option<Forms>,
 }
 
 impl ModelArgs {
@@ -301,6 +310,7 @@ impl ModelArgs {
             gpu: self.gpu,
             weights: self.weights,
             tracer,
+            forms: self.forms,
             ..ModelSpec::default()
         })
     }

@@ -201,7 +201,11 @@ pub fn run(model: &NeuralDebugger, options: &Options, out: &mut impl Write) -> R
                 ended: false,
             };
             let action = &trajectory.steps[step].action;
-            let answer = model.answer_recorded(&so_far, action, options.samples, &cancel);
+            // The record's entry call, when the trajectory starts at it:
+            // the product asks some of these jumps as assertions.
+            let entry_call = record["call"].as_str().filter(|_| entry);
+            let answer =
+                model.answer_recorded(&so_far, action, entry_call, options.samples, &cancel);
             let predicted = match &answer {
                 Ok(candidates) => candidates.first().map(|(state, _)| normalize_state(state)),
                 Err(_) => {

@@ -166,6 +166,69 @@ fn predict_as_text_is_the_debugger_language() {
     assert_eq!(trajectory.steps.len(), 1, "{text}");
 }
 
+/// From the entry call, the default pair asks `step_return` of both its
+/// models (`best`); asked as an assertion only, the code model's answer is
+/// a return state on the function's return line whose value is one Python
+/// literal, with a confidence and a verdict, and its claim is checked
+/// against a real run: a value marked likely must be the real one. An
+/// unknown form is refused before any model loads.
+#[test]
+fn step_return_asked_as_an_assertion_is_a_return_state_with_a_literal_value() {
+    for forms in ["assertion", "best"] {
+        let lines = json_lines(&ndb(
+            &[
+                "predict",
+                "examples/quickstart.py",
+                "--call",
+                "mean_of_evens([3, 4, 7, 10])",
+                "--actions",
+                "step_return",
+                "--forms",
+                &format!("step_return={forms}"),
+            ],
+            None,
+        ));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        let answer = &lines[1];
+        assert_eq!(answer["event"], "return", "{answer}");
+        assert_eq!(answer["line"], 16, "{answer}");
+        let value = answer["value"].as_str().expect("a returned value");
+        let literal = Command::new("python3")
+            .args([
+                "-c",
+                "import ast, sys; ast.literal_eval(sys.argv[1])",
+                value,
+            ])
+            .output()
+            .unwrap();
+        assert!(literal.status.success(), "not a literal: {value}");
+        let confidence = answer["confidence"].as_f64().expect("a confidence");
+        assert!((0.0..=1.0).contains(&confidence), "{answer}");
+        if answer["verdict"] == "likely" {
+            assert_eq!(really_gives("[3, 4, 7, 10]", value), Some(true), "{answer}");
+        } else {
+            assert_eq!(answer["verdict"], "guess", "{answer}");
+        }
+    }
+    let refused = ndb(
+        &[
+            "predict",
+            "examples/quickstart.py",
+            "--call",
+            "mean_of_evens([3, 4, 7, 10])",
+            "--actions",
+            "step_return",
+            "--forms",
+            "step_return=prose",
+        ],
+        None,
+    );
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("unknown form `prose`"), "{stderr}");
+    assert!(refused.stdout.is_empty());
+}
+
 /// Whether `mean_of_evens(INPUT) == OUTPUT` really holds, asked of Python.
 fn really_gives(input: &str, output: &str) -> Option<bool> {
     let program = format!(
@@ -408,13 +471,24 @@ fn next_state_eval_agrees_with_the_training_scorer() {
             // weights are compared with it in the model card instead.
             "--weights",
             "f32",
+            // The scorer reads the text language only: the debugger-language
+            // model of the default pair, every question in its language.
+            "--model",
+            "inference/models/smollm2-debugger",
+            "--forms",
+            "language",
         ],
         None,
     ));
     let per_state = root.join("python.jsonl");
     let python = Command::new("python3")
         .arg("inference/training/evaluate.py")
-        .args(["--model", "inference/models/default", "--records", "5"])
+        .args([
+            "--model",
+            "inference/models/smollm2-debugger",
+            "--records",
+            "5",
+        ])
         .arg("--data")
         .arg(&data)
         .arg("--per-state")

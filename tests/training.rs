@@ -369,6 +369,40 @@ fn require_torch() {
     );
 }
 
+/// The training losses `run`'s log holds, one a step.
+fn logged_losses(run: &Path) -> (Vec<f64>, String) {
+    let log = std::fs::read_to_string(run.join("log.jsonl")).unwrap();
+    let losses = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).unwrap()["loss"].as_f64())
+        .collect();
+    (losses, log)
+}
+
+/// `model` loads in `ndb`, reads the debugger's added tokens as tokens and
+/// answers a `step_over` (or says it was cut off: a step or two of
+/// training teaches nothing).
+fn answers_with_the_added_tokens(model: &Path) {
+    let output = ndb(&[
+        "predict",
+        "examples/quickstart.py",
+        "--call",
+        "mean_of_evens([3, 4, 7, 10])",
+        "--actions",
+        "step_over",
+        "--model",
+        model.to_str().unwrap(),
+        "--max-new-tokens",
+        "48",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() || stderr.contains("cut off"),
+        "{model:?}: {stderr}"
+    );
+    assert!(!stderr.contains("spelled out"), "{stderr}");
+}
+
 /// train.py at a tiny size: two LoRA steps of rank 4 on SmolLM2, scored
 /// after each step.
 fn tiny_training(data: &Path, run: &Path) -> Command {
@@ -410,11 +444,7 @@ fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
     let run = root.join("run");
     let output = tiny_training(&data, &run).output().unwrap();
     succeeded(&output, "train.py");
-    let log = std::fs::read_to_string(run.join("log.jsonl")).unwrap();
-    let losses: Vec<f64> = log
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).unwrap()["loss"].as_f64())
-        .collect();
+    let (losses, log) = logged_losses(&run);
     assert_eq!(losses.len(), 2, "{log}");
     assert!(losses.iter().all(|loss| loss.is_finite() && *loss > 0.0));
     assert!(log.contains("\"final\": true") && log.contains("\"inv_step_call\""));
@@ -438,29 +468,44 @@ fn the_training_recipe_runs_end_to_end_at_a_tiny_size() {
         .unwrap();
     succeeded(&output, "build_default_model.py");
     for model in [run.join("model"), rebuilt] {
-        let output = ndb(&[
-            "predict",
-            "examples/quickstart.py",
-            "--call",
-            "mean_of_evens([3, 4, 7, 10])",
-            "--actions",
-            "step_over",
-            "--model",
-            model.to_str().unwrap(),
-            "--max-new-tokens",
-            "48",
-        ]);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        // Two training steps teach nothing: the answer may be cut off, but
-        // the model loads, uses the added tokens and answers or says why.
-        assert!(
-            output.status.success() || stderr.contains("cut off"),
-            "{model:?}: {stderr}"
-        );
-        assert!(!stderr.contains("spelled out"), "{stderr}");
+        answers_with_the_added_tokens(&model);
     }
     // Two float32 copies of SmolLM2 and a checkpoint: 1.9 GB that CI's disk
     // should not keep once the test has passed.
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The same path on the Qwen2.5-Coder-0.5B base (transformers and peft,
+/// `inference/training/qwen2.py`): one LoRA step of rank 4 with the
+/// debugger's tokens added, scored, exported; the exported directory loads
+/// in `ndb` through mistral.rs's Qwen2 loader and reads the added tokens
+/// as tokens.
+#[test]
+fn the_qwen_recipe_runs_end_to_end_at_a_tiny_size() {
+    require_torch();
+    let root = scratch("tiny-qwen-recipe");
+    let data = root.join("data");
+    generate(
+        &data,
+        &["--programs", "12", "--seed", "3", "--heldout-share", "0.25"],
+    );
+    let run = root.join("run");
+    let output = tiny_training(&data, &run)
+        .args(["--init", "qwen2.5-coder-0.5b", "--max-steps", "1"])
+        .args(["--eval-records", "2"])
+        .output()
+        .unwrap();
+    succeeded(&output, "train.py --init qwen2.5-coder-0.5b");
+    let (losses, log) = logged_losses(&run);
+    assert_eq!(losses.len(), 1, "{log}");
+    assert!(losses[0].is_finite() && losses[0] > 0.0, "{log}");
+    let adapter: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("adapter/adapter.json")).unwrap())
+            .unwrap();
+    assert_eq!(adapter["init"], "qwen2.5-coder-0.5b");
+    assert_eq!(adapter["base_vocab"], 151936);
+    answers_with_the_added_tokens(&run.join("model"));
+    // A float32 copy of the 0.5B model (2.5 GB) and a checkpoint.
     std::fs::remove_dir_all(&root).unwrap();
 }
 

@@ -241,6 +241,45 @@ pub fn special_tokens_as_text(grammar: &str) -> String {
     out
 }
 
+/// The rules and terminals of one Python literal as `repr()` writes it
+/// (and as a code model writes the right side of `assert f(x) == ...`):
+/// `None`, booleans, numbers, strings and bytes in either quote, lists,
+/// tuples, sets (with `set()`), dicts, nested. Strings are bounded (512
+/// characters inside the quotes) so a model cannot write one forever; the
+/// answer's token limit bounds the nesting.
+const PYTHON_LITERAL: &str = r#"value: atom | list | tuple | dict | set
+atom: NUMBER | STR | "None" | "True" | "False" | "set()" | "float('inf')" | "float('-inf')" | "float('nan')"
+list: "[" SP? (value (SP? "," SP? value)* (SP? ",")?)? SP? "]"
+tuple: "(" SP? ")" | "(" SP? value SP? "," SP? ")" | "(" SP? value (SP? "," SP? value)+ (SP? ",")? SP? ")"
+set: "{" SP? value (SP? "," SP? value)* (SP? ",")? SP? "}"
+dict: "{" SP? (pair (SP? "," SP? pair)* (SP? ",")?)? SP? "}"
+pair: value SP? ":" SP? value
+NUMBER: /-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?j?/
+STR: /b?'([^'\\\r\n]|\\[^\r\n]){0,512}'/ | /b?"([^"\\\r\n]|\\[^\r\n]){0,512}"/
+SP: / +/
+"#;
+
+/// The answer to "what does `f(ARGS)` return", asked as an assertion a code
+/// model completes (`assert f(ARGS) ==`, the prompt's last text): the space
+/// after `==` (a BPE tokenizer writes it with the value), one Python
+/// literal, then the end of the line.
+pub fn literal_grammar() -> String {
+    format!(
+        "// One Python literal after a space, ended by a newline.\n\
+         start: SP? value \"\\n\"\n{PYTHON_LITERAL}"
+    )
+}
+
+/// The answer to "which arguments make `f` return V", asked as an assertion
+/// a code model completes after `assert f(`: positional arguments, each a
+/// Python literal, then the call's closing parenthesis.
+pub fn arguments_grammar() -> String {
+    format!(
+        "// Literal arguments of a call, ended by its closing parenthesis.\n\
+         start: (value (SP? \",\" SP? value)*)? \")\"\n{PYTHON_LITERAL}"
+    )
+}
+
 /// The whole language, forward and inverse, for validation and
 /// documentation: the source, the start state, then actions and states, and
 /// an optional `<|trace_end|>`. Source text is any one line.

@@ -3,7 +3,9 @@
 //! (when llguidance is installed) a check that the grammars accept what the
 //! printer writes.
 
-use ndb_grammar::lark::{answer_grammar, state_grammar, trajectory_grammar};
+use ndb_grammar::lark::{
+    answer_grammar, arguments_grammar, literal_grammar, state_grammar, trajectory_grammar,
+};
 use ndb_grammar::text::{
     breakpoint_action, delta_possible, normalize_trajectory, parse_state, parse_trajectory,
     print_state, print_trajectory, prompt_prefix, resolve_breakpoint, SPECIAL_TOKENS,
@@ -844,6 +846,35 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
             r#"<|inv_return_sep|><|src_sep|>    return total<|arg_sep|>"6""#,
             "<|inv_exit_entry|>",
         ],
+    );
+
+    // The direct forms' answers: one Python literal and its newline; the
+    // arguments of a call and its closing parenthesis.
+    cases.case(
+        &literal_grammar(),
+        &[
+            "7.0\n".into(),
+            " [1, 2]\n".into(),
+            "-3\n".into(),
+            "'it''s'\n".replace("''", "\\'"),
+            "\"a\\\"b\"\n".into(),
+            "[1, [2, 'x'], (3,), {'k': None}, {1, 2}, set(), True]\n".into(),
+            "{'a': [], 'b': ()}\n".into(),
+            "(1, 2,)\n".into(),
+            "b'\\x00'\n".into(),
+        ],
+        &[
+            "7.0", "f(3)\n", "[1, 2\n", "x\n", "'open\n", "(1 2)\n", "7.0\n\n",
+        ],
+    );
+    cases.case(
+        &arguments_grammar(),
+        &[
+            ")".into(),
+            "[3, 4, 7, 10])".into(),
+            "'abc', 2, {'k': [1]})".into(),
+        ],
+        &["[3, 4])\n", "x)", "1, )", "[3, 4]"],
     );
 
     // The inverse state grammar of g's source, on g's states.

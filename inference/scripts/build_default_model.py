@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Build ndb's default model: the SmolLM2-135M GGUF (fetched by
-fetch_default_model.py into inference/models/base/) with the committed
-debugger adapter (inference/default-model/: LoRA matrices and the text
-language's special-token rows, trained by inference/training/train.py)
-merged in, written as a Hugging Face style directory that mistral.rs loads:
-inference/models/default/.
+"""Build ndb's default model, a pair of models (inference/models/default/,
+`ndb-models.json` from inference/default-model/):
 
-    python3 inference/scripts/build_default_model.py [--adapter DIR] [--gguf PATH] [--out DIR]
+- the debugger-language model: the SmolLM2-135M GGUF (fetched by
+  fetch_default_model.py into inference/models/base/) with the committed
+  debugger adapter (inference/default-model/: LoRA matrices and the text
+  language's special-token rows, trained by inference/training/train.py)
+  merged in, written as a Hugging Face style directory that mistral.rs
+  loads: inference/models/smollm2-debugger/;
+- the code model asked the jumps as assertions: Qwen2.5-Coder-0.5B in Q8_0
+  (inference/models/qwen2.5-coder-0.5b-q8/, written by
+  fetch_default_model.py), named by the manifest.
+
+    python3 inference/scripts/build_default_model.py [--adapter DIR] [--gguf PATH] [--out DIR] [--default DIR]
 
 numpy, gguf and tokenizers only (no PyTorch). Safe to run again: it skips
 the work when OUT was built from the same adapter and base (a stamp file
@@ -28,7 +34,9 @@ from fetch_default_model import sha256_of  # noqa: E402
 
 ADAPTER_DIR = os.path.join(REPO, "inference", "default-model")
 BASE_DIR = os.path.join(REPO, "inference", "models", "base")
-OUT_DIR = os.path.join(REPO, "inference", "models", "default")
+OUT_DIR = os.path.join(REPO, "inference", "models", "smollm2-debugger")
+DEFAULT_DIR = os.path.join(REPO, "inference", "models", "default")
+PAIR_MANIFEST = "ndb-models.json"
 EOS_TOKEN = "<|endoftext|>"
 
 
@@ -58,6 +66,26 @@ def merge(weights, adapter, meta):
     return merged
 
 
+def write_pair(adapter_dir, default_dir):
+    """The default folder: the committed manifest naming the pair, and
+    nothing else (an older set-up built the SmolLM2 model right there).
+    An adapter folder without a manifest (a training run's) builds the
+    debugger-language model only."""
+    if not os.path.isfile(os.path.join(adapter_dir, PAIR_MANIFEST)):
+        return
+    with open(os.path.join(adapter_dir, PAIR_MANIFEST), encoding="utf-8") as handle:
+        manifest = handle.read()
+    json.loads(manifest)
+    if os.path.isdir(default_dir):
+        for name in os.listdir(default_dir):
+            if name != PAIR_MANIFEST:
+                path = os.path.join(default_dir, name)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+    os.makedirs(default_dir, exist_ok=True)
+    with open(os.path.join(default_dir, PAIR_MANIFEST), "w", encoding="utf-8") as handle:
+        handle.write(manifest)
+
+
 def main():
     import hf_files
     import smollm2
@@ -67,7 +95,10 @@ def main():
     parser.add_argument("--adapter", default=ADAPTER_DIR)
     parser.add_argument("--gguf", default=BASE_DIR)
     parser.add_argument("--out", default=OUT_DIR)
+    parser.add_argument("--default", default=DEFAULT_DIR,
+                        help="where the pair's manifest goes (the folder `ndb` loads by default)")
     options = parser.parse_args()
+    write_pair(options.adapter, options.default)
     adapter_path = os.path.join(options.adapter, "adapter.safetensors")
     with open(os.path.join(options.adapter, "adapter.json"), encoding="utf-8") as handle:
         meta = json.load(handle)

@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use ndb_grammar::{Action, StateView, TextEvent};
 use ndb_inference::debugger::{run_actions, Cancel, DebugError, Debugger, Session, Step};
 use ndb_inference::neural::{
-    default_model_path, ModelError, ModelSpec, NeuralDebugger, SpecialTokenMode, Weights,
+    default_model_path, Forms, ModelError, ModelSpec, NeuralDebugger, SpecialTokenMode, Weights,
 };
 
 const QUICKSTART: &str = include_str!("../../examples/quickstart.py");
@@ -177,7 +177,18 @@ fn half_precision_weights_load_and_answer() {
 /// recent answer already covers (the next step of a session) goes without.
 #[test]
 fn sampled_questions_compute_a_new_prompt_once() {
-    let debugger = default_model(48);
+    // The text language's prefix cache: every question in the language
+    // (the default pair also asks step_return of its code model).
+    let path = default_model_path().expect("the default model is installed by .ci/setup");
+    let debugger = load(
+        path,
+        ModelSpec {
+            max_new_tokens: 48,
+            forms: Some(Forms::default()),
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the default model loads");
     let mut session = start_session(&debugger);
     let sampled = |session: &Session, action| {
         requests_sent(&debugger, || {

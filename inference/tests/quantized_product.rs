@@ -23,15 +23,15 @@ fn quantize<T: GgmlType>(weights: &[f32]) -> Vec<T> {
 }
 
 /// The fewest rows the vendored `matmul` multiplies in float32
-/// (`FLOAT_PROMPT_ROWS` there), on a CPU without VNNI (with it, the 8-bit
-/// tiles take every prompt: `float_prompt_products` there).
-const FLOAT_PROMPT_ROWS: usize = if cfg!(any(
+/// (`FLOAT_PROMPT_ROWS` there), on a CPU without VNNI; none with it (the
+/// 8-bit tiles take every prompt: `float_prompt_products` there).
+const FLOAT_PROMPT_ROWS: Option<usize> = if cfg!(any(
     target_feature = "avxvnni",
     all(target_feature = "avx512vnni", target_feature = "avx512vl")
 )) {
-    usize::MAX
+    None
 } else {
-    32
+    Some(32)
 };
 
 /// Checks one shape: `m` rows of width `k` against `n` weight rows. The
@@ -49,7 +49,7 @@ fn check<T: GgmlType>(m: usize, k: usize, n: usize, tolerance: f32) {
 
     let mut dequantized = vec![0f32; n * k];
     T::to_float(&rhs, &mut dequantized);
-    if m >= FLOAT_PROMPT_ROWS {
+    if FLOAT_PROMPT_ROWS.is_some_and(|rows| m >= rows) {
         // The float32 product of the dequantized weights: only float32's
         // own rounding, far below the 8-bit product's.
         for row in 0..m {

