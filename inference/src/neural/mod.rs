@@ -1403,8 +1403,7 @@ impl NeuralDebugger {
                 let asserted = self.assertion_answers(&session, &question, k, cancel);
                 let action =
                     recorded_action(&session.source, action).ok_or(DebugError::NoAnswer)?;
-                let (spoken, _) = self.answers(&session, action, k, cancel)?;
-                better(asserted.ok(), spoken)
+                either_answer(asserted, self.answers(&session, action, k, cancel))?.0
             }
             Some((session, question)) => self.assertion_answers(&session, &question, k, cancel)?,
             None => {
@@ -1513,6 +1512,23 @@ impl NeuralDebugger {
     }
 }
 
+/// The answers of the `best` form: of both forms' answers the better, or
+/// the one form's that answered at all (an answer cut off in one form is no
+/// reason to drop the other's); a cancel is a cancel.
+fn either_answer(
+    asserted: Result<Arc<Vec<Candidate>>, DebugError>,
+    spoken: Result<(Arc<Vec<Candidate>>, usize), DebugError>,
+) -> Result<(Arc<Vec<Candidate>>, usize), DebugError> {
+    match (asserted, spoken) {
+        (Err(DebugError::Cancelled), _) | (_, Err(DebugError::Cancelled)) => {
+            Err(DebugError::Cancelled)
+        }
+        (asserted, Ok((spoken, skipped))) => Ok((better(asserted.ok(), spoken), skipped)),
+        (Ok(asserted), Err(_)) => Ok((asserted, 0)),
+        (Err(_), Err(error)) => Err(error),
+    }
+}
+
 /// Of an assertion's answers and the text language's, those whose first
 /// answer the model gave the higher probability (votes first, when k > 1).
 fn better(
@@ -1603,8 +1619,7 @@ impl Debugger for NeuralDebugger {
         let (candidates, skipped) = match direct::Question::of(session, action, self.forms) {
             Some(question) if question.form(self.forms) == Form::Best => {
                 let asserted = self.assertion_answers(session, &question, k, cancel);
-                let (spoken, skipped) = self.answers(session, action, k, cancel)?;
-                (better(asserted.ok(), spoken), skipped)
+                either_answer(asserted, self.answers(session, action, k, cancel))?
             }
             Some(question) => (self.assertion_answers(session, &question, k, cancel)?, 0),
             None => self.answers(session, action, k, cancel)?,
@@ -1738,6 +1753,61 @@ mod tests {
             "{error}"
         );
         std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    #[test]
+    fn the_best_form_keeps_the_surer_answer_or_the_only_one() {
+        let answer = |value: &str, probability| {
+            Arc::new(vec![Candidate {
+                state: TextState {
+                    event: TextEvent::Return,
+                    inverse: false,
+                    src: "    return x".into(),
+                    locals: Vec::new(),
+                    value: Some(value.into()),
+                },
+                votes: 1,
+                text: String::new(),
+                probability: Some(probability),
+            }])
+        };
+        let value = |answers: Result<(Arc<Vec<Candidate>>, usize), DebugError>| {
+            answers.unwrap().0[0].state.value.clone().unwrap()
+        };
+        let cut_off = || DebugError::CutOff {
+            text: String::new(),
+            tokens: 9,
+        };
+        assert_eq!(
+            value(either_answer(
+                Ok(answer("1", 0.9)),
+                Ok((answer("2", 0.4), 0))
+            )),
+            "1"
+        );
+        assert_eq!(
+            value(either_answer(
+                Ok(answer("1", 0.3)),
+                Ok((answer("2", 0.4), 0))
+            )),
+            "2"
+        );
+        assert_eq!(
+            value(either_answer(Err(cut_off()), Ok((answer("2", 0.1), 0)))),
+            "2"
+        );
+        assert_eq!(
+            value(either_answer(Ok(answer("1", 0.1)), Err(cut_off()))),
+            "1"
+        );
+        assert!(matches!(
+            either_answer(Err(cut_off()), Err(cut_off())),
+            Err(DebugError::CutOff { .. })
+        ));
+        assert!(matches!(
+            either_answer(Err(DebugError::Cancelled), Ok((answer("2", 0.9), 0))),
+            Err(DebugError::Cancelled)
+        ));
     }
 
     #[test]
