@@ -204,6 +204,18 @@ impl Question {
                 let spans = function_spans(&session.source);
                 let line = session_line(session)?;
                 let index = spans.iter().position(|span| span.first_line == line)?;
+                // A generator's `step_return` stops at its next `yield`, and
+                // its call returns a generator: no assertion asks that.
+                let span = &spans[index];
+                let body = source_lines(&session.source)
+                    .skip((span.def_line as usize).saturating_sub(1))
+                    .take((span.end_line + 1).saturating_sub(span.def_line) as usize);
+                if body.into_iter().any(|text| {
+                    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .any(|word| word == "yield")
+                }) {
+                    return None;
+                }
                 Some(Question::Output {
                     call: call.to_string(),
                     return_line: return_line(&session.source, &spans, index),
@@ -395,6 +407,15 @@ mod tests {
         });
         assert_eq!(
             Question::of(&later, Action::StepReturn, Forms::ASSERTIONS),
+            None
+        );
+        // A generator's step_return stops at a yield: the text language.
+        let generator = Session {
+            source: "def f(xs):\n    for x in xs:\n        yield x\n".into(),
+            ..at_call.clone()
+        };
+        assert_eq!(
+            Question::of(&generator, Action::StepReturn, Forms::ASSERTIONS),
             None
         );
         // Other actions, other states and the language form keep the text
