@@ -8,7 +8,7 @@ forced when the grammar allows no other token at that point: the model's
 choice there decides nothing, only its forward pass (the key and value for
 the next token) is needed. Prints a table per action and one JSON summary.
 
-    python3 inference/training/forced_tokens.py --model inference/models/default \\
+    python3 inference/training/forced_tokens.py --model inference/models/smollm2-debugger \\
         --data DATA [--records 100] [--ndb target/debug/ndb]
 """
 
