@@ -427,6 +427,7 @@ impl Engine {
 /// (its message is every later question's answer).
 struct LazyEngine {
     path: PathBuf,
+    format: ModelFormat,
     engine: std::sync::OnceLock<Result<Engine, String>>,
 }
 
@@ -611,15 +612,21 @@ impl NeuralDebugger {
             } => {
                 // The second model's path is checked now, so that a broken
                 // pair is a load error, not a failure of some later question.
-                ModelFormat::detect(&assertions)?;
-                let language = Self::load_engine(&runtime, &language, spec)?;
+                let assertion_format = ModelFormat::detect(&assertions)?;
+                let language_format = ModelFormat::detect(&language)?;
+                let language = Self::load_engine(&runtime, &language, &language_format, spec)?;
                 let assertions = LazyEngine {
                     path: assertions,
+                    format: assertion_format,
                     engine: std::sync::OnceLock::new(),
                 };
                 (language, Some(assertions), forms)
             }
-            _ => (Self::load_engine(&runtime, &path, spec)?, None, None),
+            format => (
+                Self::load_engine(&runtime, &path, &format, spec)?,
+                None,
+                None,
+            ),
         };
         let forms = spec
             .forms
@@ -629,10 +636,7 @@ impl NeuralDebugger {
             Some(assertions) => format!(
                 "{} (the text language) + {} (assertions)",
                 language.info.name,
-                assertions.path.file_name().map_or_else(
-                    || assertions.path.display().to_string(),
-                    |name| { name.to_string_lossy().into_owned() }
-                )
+                model_name(&assertions.path)
             ),
             None => language.info.name.clone(),
         };
@@ -650,21 +654,21 @@ impl NeuralDebugger {
         })
     }
 
-    /// Loads one model file or directory.
+    /// Loads one model file or directory, of the `format` detected at `path`.
     fn load_engine(
         runtime: &tokio::runtime::Runtime,
         path: &Path,
+        format: &ModelFormat,
         spec: &ModelSpec,
     ) -> Result<Engine, ModelError> {
         let path = path.to_path_buf();
-        let format = ModelFormat::detect(&path)?;
         let started = Instant::now();
         let load_error = |reason: String| ModelError::Load {
             path: path.clone(),
             reason,
         };
         let force_cpu = !spec.gpu;
-        let model = match &format {
+        let model = match format {
             ModelFormat::Pair { .. } => {
                 return Err(ModelError::Unrecognised {
                     path: path.clone(),
@@ -717,7 +721,7 @@ impl NeuralDebugger {
             );
         }
         let context_tokens = model.max_sequence_length().ok().flatten();
-        let weight_bytes = match &format {
+        let weight_bytes = match format {
             ModelFormat::Gguf { directory, file } => std::fs::metadata(directory.join(file))
                 .map(|m| m.len())
                 .unwrap_or(0),
@@ -733,10 +737,7 @@ impl NeuralDebugger {
                 .unwrap_or(0),
             ModelFormat::Pair { .. } => 0,
         };
-        let name = path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_else(|| path.display().to_string());
+        let name = model_name(&path);
         Ok(Engine {
             model,
             info: ModelInfo {
@@ -831,7 +832,7 @@ impl NeuralDebugger {
         };
         lazy.engine
             .get_or_init(|| {
-                Self::load_engine(self.runtime(), &lazy.path, &self.spec)
+                Self::load_engine(self.runtime(), &lazy.path, &lazy.format, &self.spec)
                     .map_err(|error| error.to_string())
             })
             .as_ref()
@@ -1544,6 +1545,13 @@ fn better(
         Some(asserted) if score(&asserted) > score(&spoken) => asserted,
         _ => spoken,
     }
+}
+
+/// What a model is called in reports: its file or folder name.
+fn model_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// The action a recorded text action is, on `source`'s lines.
