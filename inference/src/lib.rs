@@ -10,6 +10,7 @@ pub mod data;
 pub mod debugger;
 pub mod entry;
 pub mod json;
+pub mod models;
 pub mod neural;
 pub mod ops;
 pub mod python;

@@ -184,9 +184,8 @@ pub enum ModelError {
     #[error("no model at {0} (a model directory or a .gguf file was expected)")]
     NotFound(PathBuf),
     #[error(
-        "no default model: looked at {looked}. Install it with `bash .ci/setup --run` \
-         (or `python3 inference/scripts/fetch_default_model.py && \
-         python3 inference/scripts/build_default_model.py`), set NDB_MODEL, or pass --model PATH"
+        "no default model: looked at {looked}. Install it with `ndb models install` \
+         (in a checkout, `bash .ci/setup --run` does it), set NDB_MODEL, or pass --model PATH"
     )]
     NoDefault { looked: String },
     #[error("{path} is not a model: {reason}")]
@@ -204,38 +203,7 @@ pub enum ModelError {
     Runtime(#[from] std::io::Error),
 }
 
-/// Where the shipped default model lives, in order: `$NDB_MODEL`, then
-/// `inference/models/default` of the source checkout `ndb` was built from
-/// (the pair `bash .ci/setup` writes: the debugger-language model and the
-/// code model, `ndb-models.json`), then `inference/models/base` (the
-/// untrained SmolLM2 base).
-pub fn default_model_candidates() -> Vec<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(path) = std::env::var_os("NDB_MODEL").filter(|path| !path.is_empty()) {
-        candidates.push(PathBuf::from(path));
-    }
-    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    // The pair set-up writes, else the untrained base alone.
-    candidates.push(models.join("default"));
-    candidates.push(models.join("base"));
-    candidates
-}
-
-/// The default model's path, if one is installed.
-pub fn default_model_path() -> Result<PathBuf, ModelError> {
-    let candidates = default_model_candidates();
-    candidates
-        .iter()
-        .find(|path| path.exists())
-        .cloned()
-        .ok_or_else(|| ModelError::NoDefault {
-            looked: candidates
-                .iter()
-                .map(|path| path.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-}
+pub use crate::models::default_model_path;
 
 /// The layouts a model comes in.
 #[derive(Clone, Debug, PartialEq, Eq)]
