@@ -13,6 +13,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "mcp/start.rs"]
+mod start;
+use start::start_mcp_server;
+
 const SETUP: &str = "bash editor-clients/setup.sh";
 
 fn root() -> &'static Path {
@@ -168,6 +172,65 @@ fn run_neovim(script: &str, arguments: &[&str], what: &str) -> String {
     printed
 }
 
+/// The manifest contributes the MCP server definition provider the code
+/// registers, and the server the compiled extension defines for the default
+/// settings starts and answers a real MCP client without running code.
+fn vscode_extension_registers_the_mcp_server_for_the_agent_mode(extension: &Path) {
+    let manifest: Value = serde_json::from_str(
+        &fs::read_to_string(extension.join("package.json")).expect("package.json"),
+    )
+    .expect("package.json is JSON");
+    let providers = manifest["contributes"]["mcpServerDefinitionProviders"]
+        .as_array()
+        .expect("contributes.mcpServerDefinitionProviders");
+    let id = providers[0]["id"].as_str().expect("the provider's id");
+    let source = fs::read_to_string(extension.join("src/mcp.ts")).expect("src/mcp.ts");
+    assert!(
+        source.contains(&format!("MCP_PROVIDER_ID = \"{id}\"")),
+        "src/mcp.ts registers another id than package.json's {id}"
+    );
+    let code = fs::read_to_string(extension.join("src/extension.ts")).expect("extension.ts");
+    assert!(code.contains("vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID"));
+    let engine = manifest["engines"]["vscode"].as_str().unwrap_or_default();
+    assert!(
+        engine >= "^1.101.0",
+        "the MCP server definition API needs VS Code 1.101: {engine}"
+    );
+
+    let defined = run(
+        Command::new("node")
+            .arg("-e")
+            .arg(
+                "const { mcpDefinition } = require(process.argv[1]);\n\
+                 console.log(JSON.stringify(mcpDefinition(process.argv[2], () => undefined, '0.1.0')));",
+            )
+            .arg(extension.join("out/mcp.js"))
+            .arg(env!("CARGO_BIN_EXE_ndb")),
+        "the extension's MCP server definition (out/mcp.js)",
+    );
+    let defined: Value = serde_json::from_str(&defined).expect("the definition is JSON");
+    let definition = &defined[0];
+    assert_eq!(definition["command"], env!("CARGO_BIN_EXE_ndb"));
+    let spec = serde_json::json!({
+        "command": definition["command"],
+        "args": definition["args"],
+        "cwd": root(),
+    });
+    let answered = start_mcp_server(&spec);
+    assert!(answered["functions"]
+        .as_array()
+        .is_some_and(|names| names.iter().any(|name| name == "running_max")));
+    let tools = answered["tools"].as_array().expect("tools");
+    assert!(
+        tools.iter().any(|tool| tool == "predict_output"),
+        "{answered}"
+    );
+    assert!(
+        !tools.iter().any(|tool| tool == "run_trace"),
+        "the registered server runs no code unless mcp.allowRunningCode is set: {answered}"
+    );
+}
+
 #[test]
 fn vscode_extension_compiles_passes_its_unit_tests_and_packages() {
     let extension = clients().join("vscode");
@@ -198,6 +261,8 @@ fn vscode_extension_compiles_passes_its_unit_tests_and_packages() {
         .unwrap_or(0);
     assert!(passed >= 20, "too few unit tests passed:\n{tested}");
     assert!(tested.contains("# fail 0"), "{tested}");
+
+    vscode_extension_registers_the_mcp_server_for_the_agent_mode(&extension);
 
     let vsix = extension.join("ndb-neural-debugger.vsix");
     let _ = fs::remove_file(&vsix);

@@ -69,18 +69,33 @@ fn an_installed_ndb_finds_its_models_in_the_data_directory_from_an_empty_folder(
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/quickstart.py");
     let example = example.to_str().unwrap();
     let call = "mean_of_evens([3, 4, 7, 10])";
-    let before = run(&exe, &empty, &data, &["predict", example, "--call", call, "--actions", "step_over"]);
+    let before = run(
+        &exe,
+        &empty,
+        &data,
+        &["predict", example, "--call", call, "--actions", "step_over"],
+    );
     assert!(!before.status.success());
     let message = String::from_utf8_lossy(&before.stderr);
     assert!(message.contains("ndb models install"), "{message}");
-    assert!(message.contains(&data.join("models").display().to_string()), "{message}");
+    assert!(
+        message.contains(&data.join("models").display().to_string()),
+        "{message}"
+    );
 
     let installed = stdout(&run(&exe, &empty, &data, &["models", "install"]));
-    assert!(installed.contains(&data.join("models").display().to_string()), "{installed}");
+    assert!(
+        installed.contains(&data.join("models").display().to_string()),
+        "{installed}"
+    );
 
-    let listed: Value =
-        serde_json::from_str(&stdout(&run(&exe, &empty, &data, &["models", "list", "--json"])))
-            .unwrap();
+    let listed: Value = serde_json::from_str(&stdout(&run(
+        &exe,
+        &empty,
+        &data,
+        &["models", "list", "--json"],
+    )))
+    .unwrap();
     // Only the data directory: a copy outside the checkout never reads it.
     let places = listed["places"].as_array().unwrap();
     assert_eq!(places.len(), 1, "{listed}");
@@ -93,7 +108,12 @@ fn an_installed_ndb_finds_its_models_in_the_data_directory_from_an_empty_folder(
         .iter()
         .map(|model| model["name"].as_str().unwrap())
         .collect();
-    for name in ["default", "smollm2-debugger", "qwen2.5-coder-0.5b-q8", "base"] {
+    for name in [
+        "default",
+        "smollm2-debugger",
+        "qwen2.5-coder-0.5b-q8",
+        "base",
+    ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
 
@@ -120,7 +140,9 @@ fn an_installed_ndb_finds_its_models_in_the_data_directory_from_an_empty_folder(
     assert_eq!(states[0]["line"], 9);
     assert_eq!(states[3]["event"], "return");
     for state in &states[1..] {
-        let confidence = state["confidence"].as_f64().expect("a predicted state's confidence");
+        let confidence = state["confidence"]
+            .as_f64()
+            .expect("a predicted state's confidence");
         assert!((0.0..=1.0).contains(&confidence), "{state}");
         assert!(state["verdict"].is_string(), "{state}");
     }
@@ -135,7 +157,12 @@ fn an_install_without_an_adapter_says_what_an_adapter_is_and_writes_nothing() {
         &exe,
         &scratch.0,
         &data,
-        &["models", "install", "--adapter", scratch.0.to_str().unwrap()],
+        &[
+            "models",
+            "install",
+            "--adapter",
+            scratch.0.to_str().unwrap(),
+        ],
     );
     assert!(!output.status.success());
     let message = String::from_utf8_lossy(&output.stderr);
@@ -147,14 +174,31 @@ fn an_install_without_an_adapter_says_what_an_adapter_is_and_writes_nothing() {
 fn the_checkout_binary_lists_the_checkout_models_first_and_loads_its_default() {
     let scratch = Scratch::new("list");
     let exe = Path::new(env!("CARGO_BIN_EXE_ndb"));
-    let text = stdout(&run(exe, &scratch.0, &scratch.0.join("data"), &["models", "list"]));
+    let text = stdout(&run(
+        exe,
+        &scratch.0,
+        &scratch.0.join("data"),
+        &["models", "list"],
+    ));
     let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("inference/models");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("checkout: "), "{text}");
-    assert!(lines[0].ends_with(&*checkout.display().to_string()), "{text}");
+    assert!(
+        lines[0].ends_with(&*checkout.display().to_string()),
+        "{text}"
+    );
     assert!(text.contains("data directory: "), "{text}");
     assert!(text.contains("(nothing installed)"), "{text}");
-    let default_line = lines.iter().find(|line| line.starts_with("* ")).expect("a default");
+    let default_line = lines
+        .iter()
+        .find(|line| line.starts_with("* "))
+        .expect("a default");
     assert!(default_line.contains("default"), "{text}");
-    assert!(text.ends_with(&format!("default (*): {}\n", checkout.join("default").display())), "{text}");
+    assert!(
+        text.ends_with(&format!(
+            "default (*): {}\n",
+            checkout.join("default").display()
+        )),
+        "{text}"
+    );
 }

@@ -180,7 +180,10 @@ fn runs_from_checkout(exe: &Path) -> bool {
 /// still there.
 pub fn checkout_adapter() -> Option<PathBuf> {
     let adapter = PathBuf::from(CHECKOUT_ADAPTER);
-    adapter.join("adapter.safetensors").is_file().then_some(adapter)
+    adapter
+        .join("adapter.safetensors")
+        .is_file()
+        .then_some(adapter)
 }
 
 /// The checkout's models folder, if it is there (a source of already
@@ -287,7 +290,12 @@ pub fn list(place: &Path) -> Vec<Installed> {
 fn kind_of(folder: &Path) -> Kind {
     if let Ok(text) = std::fs::read_to_string(folder.join(PAIR_MANIFEST)) {
         let manifest: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-        let field = |key: &str| manifest.get(key).and_then(|value| value.as_str()).map(str::to_string);
+        let field = |key: &str| {
+            manifest
+                .get(key)
+                .and_then(|value| value.as_str())
+                .map(str::to_string)
+        };
         return Kind::Pair {
             language: field("language").unwrap_or_default(),
             assertions: field("assertions").unwrap_or_default(),
@@ -486,7 +494,10 @@ mod tests {
         };
         let message = none.default_model().unwrap_err().to_string();
         assert!(message.contains("ndb models install"), "{message}");
-        assert!(message.contains("/nonexistent-ndb-data/default"), "{message}");
+        assert!(
+            message.contains("/nonexistent-ndb-data/default"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -519,7 +530,10 @@ mod tests {
             .arg(root.join("inference/training"))
             .output()
             .unwrap();
-        let count: usize = String::from_utf8_lossy(&tokens.stdout).trim().parse().unwrap_or(0);
+        let count: usize = String::from_utf8_lossy(&tokens.stdout)
+            .trim()
+            .parse()
+            .unwrap_or(0);
         assert!(count > 10, "{}", String::from_utf8_lossy(&tokens.stderr));
         drop(bundle);
         assert!(!root.exists());

@@ -17,6 +17,7 @@ import {
 
 import { BreakpointMirror, SET_BREAKPOINTS, SourceBreakpointInfo } from "./breakpoints";
 import { CommandSpec, COMMANDS, commandArgument, describeResult } from "./commands";
+import { MCP_PROVIDER_ID, MCP_SETTINGS, mcpDefinition } from "./mcp";
 import { isExecutableFile, resolveServer } from "./serverPath";
 import { initializationOptions, RESTART_SETTINGS, SECTION, serverSettings } from "./settings";
 import { Status, usesTracer } from "./status";
@@ -72,8 +73,58 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+  registerMcpServer(context);
   refreshTracerStatus();
   await start();
+}
+
+/**
+ * `ndb mcp` for VS Code's agent mode, from the same binary as the language
+ * server; the editor is told to refresh it when a setting it uses changes.
+ */
+function registerMcpServer(context: vscode.ExtensionContext): void {
+  const changed = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    changed,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (MCP_SETTINGS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
+        changed.fire();
+      }
+    }),
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      provideMcpServerDefinitions: () => {
+        const resolved = resolveServer(configuration().get<string>("serverPath"), [], serverEnvironment());
+        const version = String(context.extension.packageJSON.version ?? "0");
+        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+        return mcpDefinition(resolved.ok ? resolved.command : undefined, (key) => configuration().get(key), version).map(
+          (definition) => {
+            const server = new vscode.McpStdioServerDefinition(
+              definition.label,
+              definition.command,
+              definition.args,
+              {},
+              definition.version,
+            );
+            // Relative paths and the MCP roots' fallback: the workspace.
+            server.cwd = folder;
+            return server;
+          },
+        );
+      },
+    }),
+  );
+}
+
+function serverEnvironment() {
+  return {
+    path: process.env.PATH ?? process.env.Path,
+    pathExt: process.env.PATHEXT,
+    home: os.homedir(),
+    platform: process.platform,
+    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    isExecutable: isExecutableFile,
+  };
 }
 
 export async function deactivate(): Promise<void> {
@@ -83,14 +134,11 @@ export async function deactivate(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const resolved = resolveServer(configuration().get<string>("serverPath"), configuration().get<string[]>("serverArgs"), {
-    path: process.env.PATH ?? process.env.Path,
-    pathExt: process.env.PATHEXT,
-    home: os.homedir(),
-    platform: process.platform,
-    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-    isExecutable: isExecutableFile,
-  });
+  const resolved = resolveServer(
+    configuration().get<string>("serverPath"),
+    configuration().get<string[]>("serverArgs"),
+    serverEnvironment(),
+  );
   if (!resolved.ok) {
     status.serverState("missing", resolved.message);
     render();

@@ -31,6 +31,9 @@ export const CLIENT_SETTINGS: readonly string[] = [
   "serverArgs",
   "mirrorBreakpoints",
   "trace.server",
+  "mcp.enable",
+  "mcp.allowRunningCode",
+  "mcp.args",
 ];
 
 /** The settings section, in VS Code and in the protocol. */
