@@ -267,8 +267,8 @@ impl AgentArgs {
 #[derive(Args, Clone)]
 struct ModelArgs {
     /// A model directory (config.json, *.safetensors, tokenizer.json) or a
-    /// GGUF file; default: the shipped model (`$NDB_MODEL`, else
-    /// inference/models/default).
+    /// GGUF file; default: `$NDB_MODEL`, else the installed default
+    /// (`ndb models list`).
     #[arg(long)]
     model: Option<PathBuf>,
     /// Answers sampled per question (k); the majority answer wins and its
