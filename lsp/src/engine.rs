@@ -282,10 +282,19 @@ impl Engine {
 
     /// Changes the model to load (before loading starts: the
     /// `initializationOptions` override the command line).
-    pub fn configure_model(&self, path: Option<std::path::PathBuf>, samples: Option<usize>) {
+    pub fn configure_model(
+        &self,
+        path: Option<std::path::PathBuf>,
+        server: Option<String>,
+        samples: Option<usize>,
+    ) {
         let mut spec = self.spec();
         if let Some(path) = path {
             spec.path = Some(path);
+            spec.server = None;
+        }
+        if let Some(server) = server.filter(|server| !server.trim().is_empty()) {
+            spec.server = Some(server);
         }
         if let Some(samples) = samples.filter(|&samples| samples > 0) {
             spec.samples = samples;

@@ -153,6 +153,9 @@ pub struct Settings {
     pub scan_test_files: bool,
     /// Model to load instead of the command line's (read at start only).
     pub model_path: Option<String>,
+    /// The URL of an `ndb serve` to ask instead of loading a model (read at
+    /// start only).
+    pub model_server: Option<String>,
 }
 
 impl Default for Settings {
@@ -170,6 +173,7 @@ impl Default for Settings {
             debounce_ms: 150,
             scan_test_files: true,
             model_path: None,
+            model_server: None,
         }
     }
 }

@@ -5,9 +5,11 @@ tests/mcp/running_max.py. Used by tests/editors.rs (the server the VS Code
 extension registers) and tests/agent_snippets.rs (each agent's snippet in
 docs/agent-tools.md).
 
-    python3 tests/mcp/start.py '{"command": ..., "args": [...], "cwd": ..., "env": {...}}'
+    python3 tests/mcp/start.py '{"command": ..., "args": [...], "cwd": ..., "env": {...}, "call": {"name": ..., "arguments": {...}}}'
 
-Prints one JSON line: {"tools": [names], "functions": [names]}.
+Prints one JSON line: {"tools": [names], "functions": [names], "called": ...},
+`called` the structured result of the optional `call` (tests/serve.rs asks
+a prediction through a served model).
 """
 
 import asyncio
@@ -28,11 +30,17 @@ async def main(spec):
     params = StdioServerParameters(
         command=spec["command"], args=spec.get("args", []), cwd=spec.get("cwd"), env=env,
     )
-    async with Client(params, read_timeout_seconds=60) as client:
+    async with Client(params, read_timeout_seconds=300) as client:
         tools = [tool.name for tool in (await client.list_tools()).tools]
         result = await client.call_tool("list_functions", {"path": PROGRAM})
         functions = [function["name"] for function in (result.structured_content or {}).get("functions", [])]
-    print(json.dumps({"tools": tools, "functions": functions}))
+        called = None
+        if spec.get("call"):
+            answer = await client.call_tool(spec["call"]["name"], spec["call"]["arguments"])
+            called = answer.structured_content
+            if answer.is_error:
+                called = {"error": [getattr(part, "text", "") for part in answer.content]}
+    print(json.dumps({"tools": tools, "functions": functions, "called": called}))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ export const MCP_LABEL = "ndb: neural debugger";
 export const MCP_SETTINGS: readonly string[] = [
   "serverPath",
   "modelPath",
+  "modelServer",
   "python",
   "samples",
   "mcp.enable",
@@ -45,8 +46,11 @@ function text(value: unknown): string | undefined {
  */
 export function mcpArgs(get: Get): string[] {
   const args = ["mcp"];
+  const server = text(get("modelServer"));
   const model = text(get("modelPath"));
-  if (model) {
+  if (server) {
+    args.push("--server", server);
+  } else if (model) {
     args.push("--model", model);
   }
   const python = text(get("python"));

@@ -9,6 +9,7 @@ export const SERVER_SETTINGS: readonly string[] = [
   "engine",
   "samples",
   "modelPath",
+  "modelServer",
   "python",
   "inlayHints.breakpoints",
   "inlayHints.returnValues",
@@ -77,4 +78,4 @@ export function initializationOptions(get: (key: string) => unknown): JsonObject
  * server reads `samples` and `modelPath` at start only, and the launch
  * settings are the command line itself.
  */
-export const RESTART_SETTINGS: readonly string[] = ["serverPath", "serverArgs", "samples", "modelPath"];
+export const RESTART_SETTINGS: readonly string[] = ["serverPath", "serverArgs", "samples", "modelPath", "modelServer"];

@@ -25,6 +25,8 @@
 
 mod decode;
 mod direct;
+pub mod remote;
+pub mod serve;
 pub(crate) mod prompt;
 
 pub use direct::{Form, Forms};
@@ -94,6 +96,11 @@ pub struct ModelSpec {
     /// How the jumps that have an assertion form are asked; `None` chooses
     /// by the model ([`Forms::for_model`]).
     pub forms: Option<Forms>,
+    /// Ask the model `ndb serve` serves at this URL instead of loading one
+    /// (`path`, `threads`, `gpu` and `weights` are the server's then).
+    pub server: Option<String>,
+    /// How long one request to `server` may take.
+    pub server_timeout: std::time::Duration,
 }
 
 impl Default for ModelSpec {
@@ -108,6 +115,8 @@ impl Default for ModelSpec {
             weights: Weights::default(),
             tracer: TracerConfig::default(),
             forms: None,
+            server: None,
+            server_timeout: std::time::Duration::from_secs(120),
         }
     }
 }
@@ -199,6 +208,8 @@ pub enum ModelError {
     SpecialTokens { missing: String },
     #[error("GPU requested, but {0}")]
     Gpu(String),
+    #[error(transparent)]
+    Server(#[from] remote::RemoteError),
     #[error("could not start the model runtime: {0}")]
     Runtime(#[from] std::io::Error),
 }
@@ -364,14 +375,36 @@ pub struct Throughput {
     pub generated_tokens_per_second: f64,
 }
 
-/// One model loaded by mistral.rs and what ndb knows of it.
+/// Where a model runs: loaded by mistral.rs in this process, or served by
+/// `ndb serve` ([`remote`]).
+enum Runner {
+    Local(Model),
+    Remote(remote::Endpoint),
+}
+
+impl Runner {
+    /// Token ids of `text` by the model's tokenizer.
+    async fn tokenize(&self, text: &str) -> Result<Vec<u32>, String> {
+        match self {
+            Runner::Local(model) => model
+                .tokenize(Either::Right(text.to_string()), None, false, false, None)
+                .await
+                .map_err(|error| error.to_string()),
+            Runner::Remote(endpoint) => endpoint.tokenize(text).await.map_err(|error| error.to_string()),
+        }
+    }
+}
+
+/// One model loaded by mistral.rs (or served) and what ndb knows of it.
 struct Engine {
-    model: Model,
+    model: Runner,
     info: ModelInfo,
     /// End-of-sequence tokens by the names llguidance forces when the
     /// grammar is complete: generation stops at them even when the model's
     /// own EOS is another token (SmolLM2-Instruct's is `<|im_end|>`).
     stop_ids: Vec<u32>,
+    /// Their names, as a served model's requests carry them.
+    stop_names: Vec<String>,
     /// The texts mistral.rs's prefix cache most likely holds: recent
     /// prompts, each followed by one of its answers (see
     /// [`NeuralDebugger::prefill`]).
@@ -395,7 +428,8 @@ impl Engine {
 /// (its message is every later question's answer).
 struct LazyEngine {
     path: PathBuf,
-    format: ModelFormat,
+    /// `None` for a served model, connected at start.
+    format: Option<ModelFormat>,
     engine: std::sync::OnceLock<Result<Engine, String>>,
 }
 
@@ -549,6 +583,9 @@ impl NeuralDebugger {
     /// Loads the model `spec` names (checking the path first: nothing is
     /// ever downloaded): one model, or both models of a pair.
     pub fn load(spec: &ModelSpec) -> Result<NeuralDebugger, ModelError> {
+        if let Some(url) = &spec.server {
+            return Self::connect(spec, url);
+        }
         let path = match &spec.path {
             Some(path) => path.clone(),
             None => default_model_path()?,
@@ -585,7 +622,7 @@ impl NeuralDebugger {
                 let language = Self::load_engine(&runtime, &language, &language_format, spec)?;
                 let assertions = LazyEngine {
                     path: assertions,
-                    format: assertion_format,
+                    format: Some(assertion_format),
                     engine: std::sync::OnceLock::new(),
                 };
                 (language, Some(assertions), forms)
@@ -596,6 +633,17 @@ impl NeuralDebugger {
                 None,
             ),
         };
+        Ok(Self::assemble(runtime, language, assertions, forms, spec))
+    }
+
+    /// The debugger over its engines, the forms chosen.
+    fn assemble(
+        runtime: tokio::runtime::Runtime,
+        language: Engine,
+        assertions: Option<LazyEngine>,
+        forms: Option<Forms>,
+        spec: &ModelSpec,
+    ) -> NeuralDebugger {
         let forms = spec
             .forms
             .or(forms)
@@ -609,7 +657,7 @@ impl NeuralDebugger {
             None => language.info.name.clone(),
         };
         LOADED.fetch_add(1, Ordering::Relaxed);
-        Ok(NeuralDebugger {
+        NeuralDebugger {
             runtime: Some(runtime),
             language,
             assertions,
@@ -619,7 +667,67 @@ impl NeuralDebugger {
             last_throughput: std::sync::Mutex::new(Throughput::default()),
             requests: AtomicUsize::new(0),
             forms,
-        })
+        }
+    }
+
+    /// The debugger of the model `ndb serve` serves at `url`: its models
+    /// are checked (and their tokenizers asked what they carry) now, so a
+    /// server that is down or is not ndb's is an error here, naming the
+    /// URL.
+    fn connect(spec: &ModelSpec, url: &str) -> Result<NeuralDebugger, ModelError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ndb-model")
+            .enable_all()
+            .build()?;
+        let timeout = spec.server_timeout;
+        let served = block_on(&runtime, || remote::served_models(url, timeout))
+            .map_err(|panic| ModelError::Load {
+                path: PathBuf::from(url),
+                reason: panic,
+            })??;
+        let engine = |id: &str| -> Result<Engine, ModelError> {
+            let model = served.models.iter().find(|model| model.id == id).ok_or_else(|| {
+                remote::RemoteError::NoSuchModel {
+                    url: url.to_string(),
+                    id: id.to_string(),
+                    has: served
+                        .models
+                        .iter()
+                        .map(|model| model.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }
+            })?;
+            let started = Instant::now();
+            let runner = Runner::Remote(remote::Endpoint::new(url, id, timeout));
+            Self::engine(
+                &runtime,
+                runner,
+                PathBuf::from(format!("{}#{id}", url.trim_end_matches('/'))),
+                model.name.clone(),
+                model.context_tokens,
+                model.weight_bytes,
+                started,
+            )
+            .map_err(|reason| ModelError::Load {
+                path: PathBuf::from(url),
+                reason,
+            })
+        };
+        let language = engine(remote::LANGUAGE_ID)?;
+        let assertions = if served.models.iter().any(|model| model.id == remote::ASSERTIONS_ID) {
+            let assertions = engine(remote::ASSERTIONS_ID)?;
+            Some(LazyEngine {
+                path: assertions.info.path.clone(),
+                format: None,
+                engine: std::sync::OnceLock::from(Ok(assertions)),
+            })
+        } else {
+            None
+        };
+        let forms = Forms::parse(&served.forms).ok();
+        Ok(Self::assemble(runtime, language, assertions, forms, spec))
     }
 
     /// Loads one model file or directory, of the `format` detected at `path`.
@@ -678,16 +786,6 @@ impl NeuralDebugger {
             Ok(Err(error)) => return Err(load_error(format!("{error:#}"))),
             Err(panic) => return Err(load_error(format!("the loader panicked: {panic}"))),
         };
-        let load_seconds = started.elapsed().as_secs_f64();
-        let special_tokens = Self::special_token_mode(runtime, &model).map_err(load_error)?;
-        let stop_ids = Self::end_of_sequence_ids(runtime, &model).map_err(load_error)?;
-        if special_tokens == SpecialTokenMode::Text {
-            eprintln!(
-                "ndb: {} has no tokens for the debugger's markers; they are spelled out as \
-                 text (a base model not trained on the debugger language)",
-                path.display()
-            );
-        }
         let context_tokens = model.max_sequence_length().ok().flatten();
         let weight_bytes = match format {
             ModelFormat::Gguf { directory, file } => std::fs::metadata(directory.join(file))
@@ -706,34 +804,69 @@ impl NeuralDebugger {
             ModelFormat::Pair { .. } => 0,
         };
         let name = model_name(&path);
+        Self::engine(
+            runtime,
+            Runner::Local(model),
+            path.clone(),
+            name,
+            context_tokens,
+            weight_bytes,
+            started,
+        )
+        .map_err(|reason| ModelError::Load { path, reason })
+    }
+
+    /// An engine over `runner`, its tokenizer asked which of the debugger's
+    /// tokens it has and where a generation ends.
+    fn engine(
+        runtime: &tokio::runtime::Runtime,
+        runner: Runner,
+        path: PathBuf,
+        name: String,
+        context_tokens: Option<usize>,
+        weight_bytes: u64,
+        started: Instant,
+    ) -> Result<Engine, String> {
+        let special_tokens = Self::special_token_mode(runtime, &runner)?;
+        let stops = Self::end_of_sequence_ids(runtime, &runner)?;
+        if special_tokens == SpecialTokenMode::Text {
+            eprintln!(
+                "ndb: {} has no tokens for the debugger's markers; they are spelled out as \
+                 text (a base model not trained on the debugger language)",
+                path.display()
+            );
+        }
         Ok(Engine {
-            model,
+            model: runner,
             info: ModelInfo {
                 path,
                 name,
                 special_tokens,
                 context_tokens,
-                load_seconds,
+                load_seconds: started.elapsed().as_secs_f64(),
                 weight_bytes,
             },
-            stop_ids,
+            stop_ids: stops.iter().map(|(id, _)| *id).collect(),
+            stop_names: stops.into_iter().map(|(_, name)| name).collect(),
             cached_texts: std::sync::Mutex::new(std::collections::VecDeque::new()),
         })
     }
 
+    /// The end-of-sequence tokens the tokenizer has as one token each, with
+    /// their names.
     fn end_of_sequence_ids(
         runtime: &tokio::runtime::Runtime,
-        model: &Model,
-    ) -> Result<Vec<u32>, String> {
+        model: &Runner,
+    ) -> Result<Vec<(u32, String)>, String> {
         block_on(runtime, || async {
             let mut ids = Vec::new();
             for name in END_OF_SEQUENCE {
                 let tokens = model
-                    .tokenize(Either::Right(name.to_string()), None, false, false, None)
+                    .tokenize(name)
                     .await
                     .map_err(|error| format!("tokenizing {name}: {error}"))?;
                 if let [id] = tokens.as_slice() {
-                    ids.push(*id);
+                    ids.push((*id, name.to_string()));
                 }
             }
             Ok(ids)
@@ -742,13 +875,13 @@ impl NeuralDebugger {
 
     fn special_token_mode(
         runtime: &tokio::runtime::Runtime,
-        model: &Model,
+        model: &Runner,
     ) -> Result<SpecialTokenMode, String> {
         let lengths = block_on(runtime, || async {
             let mut lengths = Vec::new();
             for token in SPECIAL_TOKENS {
                 let ids = model
-                    .tokenize(Either::Right(token.to_string()), None, false, false, None)
+                    .tokenize(token)
                     .await
                     .map_err(|error| format!("tokenizing {token}: {error}"))?;
                 lengths.push(ids.len());
@@ -799,9 +932,10 @@ impl NeuralDebugger {
             return Ok(&self.language);
         };
         lazy.engine
-            .get_or_init(|| {
-                Self::load_engine(self.runtime(), &lazy.path, &lazy.format, &self.spec)
-                    .map_err(|error| error.to_string())
+            .get_or_init(|| match &lazy.format {
+                Some(format) => Self::load_engine(self.runtime(), &lazy.path, format, &self.spec)
+                    .map_err(|error| error.to_string()),
+                None => Err(format!("{} is not connected", lazy.path.display())),
             })
             .as_ref()
             .map_err(|error| DebugError::Engine(format!("the assertion model: {error}")))
@@ -859,13 +993,9 @@ impl NeuralDebugger {
     /// Tokens in `text` by the model's tokenizer.
     pub fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
         let model = &self.language.model;
-        let ids = block_on(self.runtime(), || async move {
-            model
-                .tokenize(Either::Right(text.to_string()), None, false, false, None)
-                .await
-        })
-        .map_err(DebugError::Panicked)?
-        .map_err(|error| DebugError::Engine(error.to_string()))?;
+        let ids = block_on(self.runtime(), || model.tokenize(text))
+            .map_err(DebugError::Panicked)?
+            .map_err(DebugError::Engine)?;
         Ok(ids.len())
     }
 
@@ -921,7 +1051,12 @@ impl NeuralDebugger {
         sampling: SamplingParams,
         cancel: &Cancel,
     ) -> Result<mistralrs::CompletionResponse, DebugError> {
-        let model = &engine.model;
+        let model = match &engine.model {
+            Runner::Local(model) => model,
+            Runner::Remote(endpoint) => {
+                return self.request_served(endpoint, &engine.stop_names, prompt, constraint, sampling, cancel)
+            }
+        };
         let _counted = InFlight::start();
         let response = block_on(self.runtime(), || async move {
             let (sender, mut receiver) = tokio::sync::mpsc::channel(16);
@@ -988,6 +1123,36 @@ impl NeuralDebugger {
             _ => return Err(DebugError::Engine("unexpected response kind".to_string())),
         };
         Ok(completion)
+    }
+
+    /// [`Self::request`] of a served model: the same request over HTTP; a
+    /// cancel returns at once and drops the connection.
+    fn request_served(
+        &self,
+        endpoint: &remote::Endpoint,
+        stop: &[String],
+        prompt: String,
+        constraint: Constraint,
+        sampling: SamplingParams,
+        cancel: &Cancel,
+    ) -> Result<mistralrs::CompletionResponse, DebugError> {
+        let answer = block_on(self.runtime(), || async {
+            let cancelled = async {
+                while !cancel.is_cancelled() {
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+            };
+            tokio::select! {
+                answer = endpoint.complete(&prompt, &constraint, &sampling, stop) => Some(answer),
+                () = cancelled => None,
+            }
+        })
+        .map_err(DebugError::Panicked)?;
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        match answer {
+            None => Err(DebugError::Cancelled),
+            Some(answer) => answer.map_err(|error| DebugError::Engine(error.to_string())),
+        }
     }
 
     /// Computes the part of `prompt` before its action once (one token, no

@@ -72,8 +72,10 @@ fn apply(server: &Server, value: &Value) {
     let mut session = server.session();
     // The model is chosen at start; keep what the start chose.
     let model_path = session.settings.model_path.clone();
+    let model_server = session.settings.model_server.clone();
     session.settings = Settings {
         model_path,
+        model_server,
         ..settings
     };
 }

@@ -82,6 +82,7 @@ pub async fn initialize(server: &Server, params: InitializeParams) -> Result<Ini
     }
     server.engine.configure_model(
         settings.model_path.as_ref().map(PathBuf::from),
+        settings.model_server.clone(),
         settings.samples,
     );
     if let Some(python) = &settings.python {

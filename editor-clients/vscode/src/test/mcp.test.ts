@@ -19,6 +19,12 @@ test("the MCP server is ndb mcp with the editor's model settings and never runs 
     "4",
   ]);
   assert.deepEqual(mcpArgs(settings({ samples: 0, modelPath: "" })), ["mcp"]);
+  // A team's served model wins over a local one, as in the language server.
+  assert.deepEqual(mcpArgs(settings({ modelServer: "http://gpu:8080", modelPath: "/m" })), [
+    "mcp",
+    "--server",
+    "http://gpu:8080",
+  ]);
 });
 
 test("no server is registered when it is switched off or ndb is missing", () => {
