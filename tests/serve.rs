@@ -44,7 +44,10 @@ impl Server {
             .read_line(&mut line)
             .unwrap();
         let url = line.trim().to_string();
-        assert!(url.starts_with("http://127.0.0.1:"), "ndb serve printed {line:?}");
+        assert!(
+            url.starts_with("http://127.0.0.1:"),
+            "ndb serve printed {line:?}"
+        );
         Server { child, url }
     }
 }
@@ -103,8 +106,14 @@ fn a_served_model_answers_the_cli_the_mcp_server_and_the_editor_as_the_loaded_on
     let server = Server::start();
     let local = stdout(&predict(&[]));
     let served = stdout(&predict(&["--server", &server.url]));
-    assert_eq!(served, local, "the same states and confidences through the server");
-    let states: Vec<Value> = local.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(
+        served, local,
+        "the same states and confidences through the server"
+    );
+    let states: Vec<Value> = local
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
     assert_eq!(states.len(), 4);
 
     // The agent tools through the server: the return value the CLI got.
@@ -125,18 +134,36 @@ fn a_served_model_answers_the_cli_the_mcp_server_and_the_editor_as_the_loaded_on
     assert!(called.get("error").is_none(), "{answered}");
     let predicted = called.to_string();
     let value = states[3]["value"].as_str().unwrap();
-    assert!(predicted.contains(value), "predict_output says {predicted}, the CLI {value}");
+    assert!(
+        predicted.contains(value),
+        "predict_output says {predicted}, the CLI {value}"
+    );
 
     // The editor through the server: the language client's model checks.
     let output = Command::new("python3")
-        .args(["-m", "pytest", "tests/lsp", "-q", "-rs", "-k", "default_model"])
+        .args([
+            "-m",
+            "pytest",
+            "tests/lsp",
+            "-q",
+            "-rs",
+            "-k",
+            "default_model",
+        ])
         .current_dir(root())
         .env("NDB_BIN", env!("CARGO_BIN_EXE_ndb"))
-        .env("NDB_LSP_TEST_ARGS", format!("--samples 1 --server {}", server.url))
+        .env(
+            "NDB_LSP_TEST_ARGS",
+            format!("--samples 1 --server {}", server.url),
+        )
         .output()
         .expect("python3 runs");
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{text}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(text.contains("2 passed"), "{text}");
 }
 
@@ -157,7 +184,8 @@ fn fake_server(answer: fn(&str) -> Option<String>) -> String {
                     if reader.read_line(&mut header).unwrap_or(0) == 0 || header.trim().is_empty() {
                         break;
                     }
-                    if let Some(value) = header.to_ascii_lowercase().strip_prefix("content-length:") {
+                    if let Some(value) = header.to_ascii_lowercase().strip_prefix("content-length:")
+                    {
                         length = value.trim().parse().unwrap_or(0);
                     }
                 }
@@ -188,7 +216,10 @@ fn fails_naming(url: &str, extra: &[&str], needles: &[&str]) {
     let mut args = vec!["--server", url];
     args.extend_from_slice(extra);
     let output = predict(&args);
-    assert!(!output.status.success(), "ndb predict succeeded against {url}");
+    assert!(
+        !output.status.success(),
+        "ndb predict succeeded against {url}"
+    );
     let message = String::from_utf8_lossy(&output.stderr);
     assert!(message.contains(url), "the error names the URL: {message}");
     for needle in needles {
@@ -198,15 +229,27 @@ fn fails_naming(url: &str, extra: &[&str], needles: &[&str]) {
 
 #[test]
 fn a_server_that_is_down_is_a_clear_error_naming_the_url() {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     // The listener is dropped: nothing listens on the port any more.
-    fails_naming(&format!("http://127.0.0.1:{port}"), &[], &["cannot be reached"]);
+    fails_naming(
+        &format!("http://127.0.0.1:{port}"),
+        &[],
+        &["cannot be reached"],
+    );
 }
 
 #[test]
 fn a_server_that_never_answers_is_a_timeout_not_a_hang() {
     let url = fake_server(|_| None);
-    fails_naming(&url, &["--server-timeout", "1"], &["did not answer within 1 s"]);
+    fails_naming(
+        &url,
+        &["--server-timeout", "1"],
+        &["did not answer within 1 s"],
+    );
 }
 
 #[test]

@@ -25,9 +25,9 @@
 
 mod decode;
 mod direct;
+pub(crate) mod prompt;
 pub mod remote;
 pub mod serve;
-pub(crate) mod prompt;
 
 pub use direct::{Form, Forms};
 
@@ -390,7 +390,10 @@ impl Runner {
                 .tokenize(Either::Right(text.to_string()), None, false, false, None)
                 .await
                 .map_err(|error| error.to_string()),
-            Runner::Remote(endpoint) => endpoint.tokenize(text).await.map_err(|error| error.to_string()),
+            Runner::Remote(endpoint) => endpoint
+                .tokenize(text)
+                .await
+                .map_err(|error| error.to_string()),
         }
     }
 }
@@ -681,14 +684,19 @@ impl NeuralDebugger {
             .enable_all()
             .build()?;
         let timeout = spec.server_timeout;
-        let served = block_on(&runtime, || remote::served_models(url, timeout))
-            .map_err(|panic| ModelError::Load {
-                path: PathBuf::from(url),
-                reason: panic,
+        let served =
+            block_on(&runtime, || remote::served_models(url, timeout)).map_err(|panic| {
+                ModelError::Load {
+                    path: PathBuf::from(url),
+                    reason: panic,
+                }
             })??;
         let engine = |id: &str| -> Result<Engine, ModelError> {
-            let model = served.models.iter().find(|model| model.id == id).ok_or_else(|| {
-                remote::RemoteError::NoSuchModel {
+            let model = served
+                .models
+                .iter()
+                .find(|model| model.id == id)
+                .ok_or_else(|| remote::RemoteError::NoSuchModel {
                     url: url.to_string(),
                     id: id.to_string(),
                     has: served
@@ -697,8 +705,7 @@ impl NeuralDebugger {
                         .map(|model| model.id.as_str())
                         .collect::<Vec<_>>()
                         .join(", "),
-                }
-            })?;
+                })?;
             let started = Instant::now();
             let runner = Runner::Remote(remote::Endpoint::new(url, id, timeout));
             Self::engine(
@@ -716,7 +723,11 @@ impl NeuralDebugger {
             })
         };
         let language = engine(remote::LANGUAGE_ID)?;
-        let assertions = if served.models.iter().any(|model| model.id == remote::ASSERTIONS_ID) {
+        let assertions = if served
+            .models
+            .iter()
+            .any(|model| model.id == remote::ASSERTIONS_ID)
+        {
             let assertions = engine(remote::ASSERTIONS_ID)?;
             Some(LazyEngine {
                 path: assertions.info.path.clone(),
@@ -1054,7 +1065,14 @@ impl NeuralDebugger {
         let model = match &engine.model {
             Runner::Local(model) => model,
             Runner::Remote(endpoint) => {
-                return self.request_served(endpoint, &engine.stop_names, prompt, constraint, sampling, cancel)
+                return self.request_served(
+                    endpoint,
+                    &engine.stop_names,
+                    prompt,
+                    constraint,
+                    sampling,
+                    cancel,
+                )
             }
         };
         let _counted = InFlight::start();

@@ -77,7 +77,11 @@ pub enum RemoteError {
     )]
     NotNdb { url: String, status: u16 },
     #[error("the model server at {url} serves no model `{id}` (it has: {has})")]
-    NoSuchModel { url: String, id: String, has: String },
+    NoSuchModel {
+        url: String,
+        id: String,
+        has: String,
+    },
 }
 
 /// A served model's endpoint.
@@ -132,7 +136,11 @@ async fn send(
     }
 }
 
-async fn body(url: &str, timeout: Duration, response: reqwest::Response) -> Result<String, RemoteError> {
+async fn body(
+    url: &str,
+    timeout: Duration,
+    response: reqwest::Response,
+) -> Result<String, RemoteError> {
     match tokio::time::timeout(timeout, response.text()).await {
         Ok(text) => text.map_err(|error| classify(url, timeout, error)),
         Err(_) => Err(RemoteError::Timeout {
@@ -288,7 +296,8 @@ impl Endpoint {
             model: self.model.clone(),
             text: text.to_string(),
         };
-        let body = serde_json::to_string(&request).map_err(|error| self.malformed(error.to_string()))?;
+        let body =
+            serde_json::to_string(&request).map_err(|error| self.malformed(error.to_string()))?;
         let answer = self.post("/ndb/v1/tokenize", body).await?;
         let answer: TokenizeResponse = serde_json::from_str(&answer)
             .map_err(|error| self.malformed(format!("a tokenization: {error}")))?;
@@ -327,7 +336,8 @@ impl Endpoint {
             dry_allowed_length: dry.map(|dry| dry.allowed_length),
             dry_sequence_breakers: dry.map(|dry| dry.sequence_breakers.as_slice()),
         };
-        let body = serde_json::to_string(&body).map_err(|error| self.malformed(error.to_string()))?;
+        let body =
+            serde_json::to_string(&body).map_err(|error| self.malformed(error.to_string()))?;
         let answer = self.post("/v1/completions", body).await?;
         let answer: CompletionAnswer = serde_json::from_str(&answer)
             .map_err(|error| self.malformed(format!("a completion: {error}")))?;
@@ -338,7 +348,10 @@ impl Endpoint {
     }
 }
 
-async fn body_text(endpoint: &Endpoint, response: reqwest::Response) -> Result<String, RemoteError> {
+async fn body_text(
+    endpoint: &Endpoint,
+    response: reqwest::Response,
+) -> Result<String, RemoteError> {
     body(&endpoint.url, endpoint.timeout, response).await
 }
 
@@ -406,7 +419,10 @@ mod tests {
 
     #[test]
     fn an_error_answer_is_read_for_its_message() {
-        assert_eq!(error_message(r#"{"message": "no such model"}"#), "no such model");
+        assert_eq!(
+            error_message(r#"{"message": "no such model"}"#),
+            "no such model"
+        );
         assert_eq!(
             error_message(r#"{"error": {"message": "grammar does not parse"}}"#),
             "grammar does not parse"

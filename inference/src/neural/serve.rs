@@ -107,7 +107,10 @@ async fn completions(
         Err(rejection) => return error(StatusCode::BAD_REQUEST, rejection.body_text()),
     };
     if request.stream == Some(true) {
-        return error(StatusCode::BAD_REQUEST, "ndb serve answers whole completions only (no `stream`)");
+        return error(
+            StatusCode::BAD_REQUEST,
+            "ndb serve answers whole completions only (no `stream`)",
+        );
     }
     let answer = tokio::task::spawn_blocking(move || debugger.complete(request)).await;
     match answer {
@@ -132,7 +135,9 @@ impl IntoResponse for Served {
                 format!("no model `{id}` here (GET /ndb/v1/models lists them)"),
             ),
             Served::Invalid(message) => error(StatusCode::UNPROCESSABLE_ENTITY, message),
-            Served::Failed(failure) => error(StatusCode::INTERNAL_SERVER_ERROR, failure.to_string()),
+            Served::Failed(failure) => {
+                error(StatusCode::INTERNAL_SERVER_ERROR, failure.to_string())
+            }
         }
     }
 }
@@ -182,7 +187,10 @@ impl NeuralDebugger {
 
     /// One completion request, asked as [`NeuralDebugger::request`] asks
     /// in process.
-    fn complete(&self, request: CompletionRequest) -> Result<mistralrs::CompletionResponse, Served> {
+    fn complete(
+        &self,
+        request: CompletionRequest,
+    ) -> Result<mistralrs::CompletionResponse, Served> {
         let engine = self.served_engine(&request.model)?;
         if let Runner::Remote(endpoint) = &engine.model {
             return Err(Served::Invalid(format!(
@@ -215,7 +223,9 @@ impl NeuralDebugger {
             DrySamplingParams {
                 multiplier,
                 base: request.dry_base.unwrap_or(defaults.base),
-                allowed_length: request.dry_allowed_length.unwrap_or(defaults.allowed_length),
+                allowed_length: request
+                    .dry_allowed_length
+                    .unwrap_or(defaults.allowed_length),
                 sequence_breakers: request
                     .dry_sequence_breakers
                     .unwrap_or(defaults.sequence_breakers),
