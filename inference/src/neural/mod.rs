@@ -601,10 +601,20 @@ impl NeuralDebugger {
                     .to_string(),
             ));
         }
-        if let Some(threads) = spec.threads {
-            // candle's CPU kernels use rayon's global pool, sized once.
-            if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-                std::env::set_var("RAYON_NUM_THREADS", threads.max(1).to_string());
+        if let Some(threads) = spec.threads.map(|threads| threads.max(1)) {
+            // candle's CPU kernels run on rayon's global pool and split their
+            // work by its size (the vendored `get_num_threads`); it is built
+            // once per process, by the first model load that asks.
+            let built = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|index| format!("ndb-cpu-{index}"))
+                .build_global();
+            if built.is_err() && rayon::current_num_threads() != threads {
+                eprintln!(
+                    "ndb: the CPU thread pool already runs {} threads; --threads {threads} \
+                     takes effect at the next start",
+                    rayon::current_num_threads()
+                );
             }
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()

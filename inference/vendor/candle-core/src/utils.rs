@@ -1,15 +1,13 @@
 //! Useful functions for checking features.
-use std::str::FromStr;
+// ndb: `FromStr` is no longer used (see `get_num_threads`).
 
 pub fn get_num_threads() -> usize {
-    // Respond to the same environment variable as rayon.
-    match std::env::var("RAYON_NUM_THREADS")
-        .ok()
-        .and_then(|s| usize::from_str(&s).ok())
-    {
-        Some(x) if x > 0 => x,
-        Some(_) | None => num_cpus::get(),
-    }
+    // ndb: the size of rayon's global pool, which the kernels run on, instead
+    // of reading RAYON_NUM_THREADS again: an application sizes the pool by
+    // configuration (`ThreadPoolBuilder::build_global`), not by setting the
+    // environment of a running process. The pool itself still honours the
+    // variable when nobody configured it.
+    rayon::current_num_threads()
 }
 
 pub fn has_accelerate() -> bool {
