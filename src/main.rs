@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ndb_grammar::{text, Action, Cursor, StateTree, Walk};
 use ndb_inference::debugger::{
-    run_actions, AutoDebugger, Cancel, Debugger, Session, TracerDebugger,
+    run_actions, AutoDebugger, Backend, Cancel, Debugger, Session, TracerDebugger,
 };
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{Forms, ModelSpec, NeuralDebugger, Weights};
@@ -60,7 +60,7 @@ enum Command {
         /// predicts them (as `ndb predict`), `auto` runs where the code
         /// runs and predicts where it cannot (a missing module or name, a
         /// limit; the state's `note` says why).
-        #[arg(long, value_enum, default_value_t = Backend::Trace)]
+        #[arg(long, value_parser = backend_parser(), default_value = "trace")]
         backend: Backend,
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
@@ -239,7 +239,7 @@ struct AgentArgs {
     /// or `auto`, real values where the code runs and predictions where it
     /// cannot (a missing module or name, a limit). `trace` and `auto` need
     /// --allow-run.
-    #[arg(long, value_enum, default_value_t = Backend::Model)]
+    #[arg(long, value_parser = backend_parser(), default_value = "model")]
     backend: Backend,
     /// Live sessions at once; past it the least recently used is closed.
     #[arg(long, default_value_t = 16)]
@@ -265,11 +265,7 @@ impl AgentArgs {
             tracer,
             max_sessions: self.max_sessions,
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
-            backend: match self.backend {
-                Backend::Model => ndb_agent_tools::Backend::Model,
-                Backend::Trace => ndb_agent_tools::Backend::Trace,
-                Backend::Auto => ndb_agent_tools::Backend::Auto,
-            },
+            backend: self.backend,
             allow_paths: self.allow_paths.clone(),
         })
     }
@@ -358,14 +354,6 @@ impl ModelArgs {
 enum Format {
     Json,
     Text,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Backend {
-    Trace,
-    Model,
-    /// The tracer where the code runs, the model where it cannot.
-    Auto,
 }
 
 /// The budget of a suggestion search.
@@ -534,7 +522,7 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             file,
             call,
             actions,
-            backend: Backend::Trace,
+            backend: Backend::Tracer,
             format,
             limits,
             ..
@@ -839,4 +827,11 @@ fn serve(addr: &str, model: &ModelArgs, out: &mut impl Write) -> Result<()> {
         ndb_inference::neural::serve::serve(debugger, listener).await?;
         Ok(())
     })
+}
+
+/// `--backend`: the spellings of [`Backend`] (`trace` and `tracer` alike).
+fn backend_parser() -> impl clap::builder::TypedValueParser<Value = Backend> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Backend::NAMES)
+        .map(|name| name.parse::<Backend>().unwrap_or_default())
 }

@@ -56,7 +56,7 @@ fn main() {
         model.samples = samples.max(1);
     }
     let backend = match std::env::var("NDB_BENCH_BACKEND").as_deref() {
-        Ok("trace") => Backend::Trace,
+        Ok("trace") => Backend::Tracer,
         _ => Backend::Model,
     };
     let samples = model.samples;

@@ -80,7 +80,7 @@ pub fn tool_specs(config: &ServerConfig) -> Vec<ToolSpec> {
     let predictions_run_code = config.backend != Backend::Model;
     let predicted = match config.backend {
         Backend::Model => PREDICTED,
-        Backend::Trace => TRACED,
+        Backend::Tracer => TRACED,
         Backend::Auto => AUTO,
     };
     let mut specs = vec![

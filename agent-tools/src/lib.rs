@@ -33,20 +33,10 @@ pub mod wire;
 pub use error::ToolError;
 pub use tools::{ToolCall, ToolOutput, Tools};
 
-/// Where predicted states come from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Backend {
-    /// The neural debugger: nothing is run.
-    #[default]
-    Model,
-    /// The real tracer: predictions are made by RUNNING the user's code.
-    /// For tests and comparisons; needs `allow_run`.
-    Trace,
-    /// Real values where the code runs (the tracer, sandboxed), the
-    /// model's predictions where it cannot (a missing module or name, a
-    /// limit); every state says which. Needs `allow_run`.
-    Auto,
-}
+/// Where predicted states come from: the model (nothing is run), the
+/// tracer (predictions made by RUNNING the code; for tests and
+/// comparisons) or `auto`; the last two need `allow_run`.
+pub use ndb_inference::debugger::Backend;
 
 /// How `ndb mcp` and `ndb tool` are set up.
 #[derive(Clone, Debug)]
@@ -86,14 +76,10 @@ impl Default for ServerConfig {
 impl ServerConfig {
     /// Refuses settings that contradict each other.
     pub fn check(&self) -> Result<(), String> {
-        if matches!(self.backend, Backend::Trace | Backend::Auto) && !self.allow_run {
+        if self.backend.runs_code() && !self.allow_run {
             return Err(format!(
                 "the {} backend runs your code to answer predictions; it needs --allow-run",
-                if self.backend == Backend::Trace {
-                    "trace"
-                } else {
-                    "auto"
-                }
+                self.backend.name()
             ));
         }
         if let Some(missing) = self.allow_paths.iter().find(|path| !path.is_dir()) {

@@ -162,7 +162,7 @@ impl Tools {
                 spec: config.model.clone(),
                 loaded: Mutex::new(None),
             },
-            Backend::Trace => Predictor::Fixed(tracer.clone()),
+            Backend::Tracer => Predictor::Fixed(tracer.clone()),
             Backend::Auto => Predictor::Auto {
                 spec: config.model.clone(),
                 loaded: Arc::default(),

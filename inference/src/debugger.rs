@@ -259,6 +259,58 @@ pub enum DebugError {
     Engine(String),
 }
 
+/// Which debugger answers: the one choice every front end offers (the
+/// editor's `engine` setting, `--backend` of `ndb step` and the agent tools).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// The neural debugger: predicts, runs nothing.
+    #[default]
+    Model,
+    /// The real tracer: runs the code (sandboxed and bounded; only when the
+    /// user allows running code).
+    #[serde(alias = "trace")]
+    Tracer,
+    /// The tracer where the code runs, the model where it cannot (a missing
+    /// module or name, a limit); every state says which gave it.
+    Auto,
+}
+
+impl Backend {
+    /// The spellings [`Backend::from_str`](std::str::FromStr) reads.
+    pub const NAMES: [&'static str; 4] = ["model", "tracer", "trace", "auto"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Model => "model",
+            Backend::Tracer => "tracer",
+            Backend::Auto => "auto",
+        }
+    }
+
+    /// Whether answers may come from running the code.
+    pub fn runs_code(self) -> bool {
+        self != Backend::Model
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Backend, String> {
+        match text {
+            "model" => Ok(Backend::Model),
+            "tracer" | "trace" => Ok(Backend::Tracer),
+            "auto" => Ok(Backend::Auto),
+            other => Err(format!(
+                "unknown backend `{other}`; one of: model, tracer (or trace), auto"
+            )),
+        }
+    }
+}
+
 /// Answers "what state comes next".
 pub trait Debugger: Send + Sync {
     /// A short name for reports: `trace`, or the model's file name.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use ndb_inference::cache::{Cache, CacheStats};
+pub use ndb_inference::debugger::Backend;
 use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
 use ndb_inference::neural::{ModelError, ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
@@ -24,20 +25,6 @@ use crate::settings::OutputMode;
 /// The fewest samples "suggest inputs" draws (the `samples` setting, k, is
 /// used when larger): one greedy proposal cannot be ranked.
 pub const MIN_SUGGESTION_SAMPLES: usize = 4;
-
-/// Which debugger answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    /// The neural debugger (predicted).
-    Model,
-    /// The real tracer (ran the code).
-    Tracer,
-    /// The tracer where the code runs, the model where it cannot; each
-    /// answer is marked by what gave it (a predicted state has a
-    /// confidence).
-    Auto,
-}
 
 /// What is asked about one source.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +61,7 @@ pub struct Key {
     /// Empty for [`Question::Suggest`].
     pub entry_call: String,
     pub question: Question,
-    pub engine: EngineKind,
+    pub engine: Backend,
 }
 
 /// A suggested input.
@@ -184,7 +171,7 @@ pub struct Engine {
     cache: Cache<Key, Arc<Answer>>,
     /// The latest answer per question whatever the source, to show (marked
     /// stale) while a fresh one is computed.
-    latest: Cache<(String, Question, EngineKind), (u64, Arc<Answer>)>,
+    latest: Cache<(String, Question, Backend), (u64, Arc<Answer>)>,
     inflight: DashMap<Key, Inflight>,
     permits: Arc<Semaphore>,
     observer: Mutex<Option<Arc<dyn Observer>>>,
@@ -500,8 +487,8 @@ impl Engine {
             return None;
         }
         let debugger: Arc<dyn Debugger> = match key.engine {
-            EngineKind::Tracer => self.tracer(),
-            EngineKind::Auto => {
+            Backend::Tracer => self.tracer(),
+            Backend::Auto => {
                 // Loading goes on in the background; a job waits for the
                 // model only when the code cannot run.
                 self.start_loading();
@@ -513,7 +500,7 @@ impl Engine {
                         .map_err(|error| error.to_string())
                 }))
             }
-            EngineKind::Model => match self.model().await {
+            Backend::Model => match self.model().await {
                 Ok(model) => model,
                 // Not cached: the model may be configured later.
                 Err(reason) => return Some(Arc::new(Answer::Failed(Failure::NoModel(reason)))),
@@ -613,7 +600,7 @@ pub fn answer_blocking(
             request.budget = plan.budget;
             request.seeds = plan.seeds.clone();
             // With the model off `debugger` is the tracer, not a model.
-            let model = (key.engine == EngineKind::Model && plan.use_model).then_some(debugger);
+            let model = (key.engine == Backend::Model && plan.use_model).then_some(debugger);
             let runner = plan.run.then_some(tracer);
             match suggest::suggest(model, runner, source, &request, cancel) {
                 Ok(report) => Ok(Answer::Suggestions(

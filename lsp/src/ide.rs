@@ -14,12 +14,12 @@ use ndb_inference::debugger::{Confidence, State, Verdict, LIKELY_THRESHOLD};
 use ndb_inference::suggest::{Budget, Seed};
 
 use crate::document::DocumentSnapshot;
-use crate::engine::{Answer, EngineKind, Key, Question, SuggestPlan, Suggested};
+use crate::engine::{Answer, Backend, Key, Question, SuggestPlan, Suggested};
 use crate::entry_calls::{self, EntryCall, ExternalCalls, UserEntryCalls};
 use crate::lsp_ext::{
     ChooseEntryCall, Command, FunctionArgument, InsertSuggestion, LineArgument, SuggestInputs,
 };
-use crate::settings::{Engine, InsertStyle, Settings};
+use crate::settings::{InsertStyle, Settings};
 use crate::syntax::{Function, FunctionKind};
 
 /// Where answers come from: the engine's cache in the server, a map in tests.
@@ -48,11 +48,11 @@ pub struct View<'a> {
 
 impl View<'_> {
     /// Who answers hints and hovers.
-    pub fn engine(&self) -> EngineKind {
-        match (self.settings.engine, self.settings.allow_running_code) {
-            (Engine::Tracer, true) => EngineKind::Tracer,
-            (Engine::Auto, true) => EngineKind::Auto,
-            _ => EngineKind::Model,
+    pub fn engine(&self) -> Backend {
+        if self.settings.allow_running_code {
+            self.settings.engine
+        } else {
+            Backend::Model
         }
     }
 
@@ -61,7 +61,7 @@ impl View<'_> {
         entry_calls::discover(&self.document.analysis(), index, self.user, self.external)
     }
 
-    fn key(&self, entry_call: &str, question: Question, engine: EngineKind) -> Key {
+    fn key(&self, entry_call: &str, question: Question, engine: Backend) -> Key {
         Key {
             source_hash: self.document.hash,
             entry_call: entry_call.to_string(),
@@ -108,9 +108,9 @@ impl View<'_> {
             seeds,
         };
         let engine = if plan.use_model {
-            EngineKind::Model
+            Backend::Model
         } else {
-            EngineKind::Tracer
+            Backend::Tracer
         };
         self.key(
             "",
@@ -184,7 +184,7 @@ fn find(answers: &dyn Answers, key: &Key) -> Found {
 /// Inlay hints for the lines in `lines` (0-based, inclusive start, exclusive end).
 pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> Hints {
     let mut result = Hints::default();
-    if answers.unavailable().is_some() && view.engine() == EngineKind::Model {
+    if answers.unavailable().is_some() && view.engine() == Backend::Model {
         return result;
     }
     let analysis = view.document.analysis();
@@ -193,9 +193,9 @@ pub fn inlay_hints(view: &View, lines: Range<usize>, answers: &dyn Answers) -> H
     // the last text that did stay visible, marked stale.
     let can_ask = !analysis.has_errors;
     let prefix = match view.engine() {
-        EngineKind::Model => "≈ ",
-        EngineKind::Tracer => "(ran) ",
-        EngineKind::Auto => "",
+        Backend::Model => "≈ ",
+        Backend::Tracer => "(ran) ",
+        Backend::Auto => "",
     };
     if settings.breakpoints {
         for &line in view.breakpoints.range(lines.clone()) {
@@ -464,7 +464,7 @@ fn assigned_in(function_text: &str, name: &str) -> bool {
 
 /// How an answer is marked where it is shown: `≈` for the model's likely
 /// answers, `≈?` for its guesses, `(ran)` for real values.
-fn answer_prefix(engine: EngineKind, answer: &Answer) -> &'static str {
+fn answer_prefix(engine: Backend, answer: &Answer) -> &'static str {
     let state = match answer {
         Answer::State(state) | Answer::Output { state, .. } => Some(state),
         _ => None,
@@ -473,21 +473,21 @@ fn answer_prefix(engine: EngineKind, answer: &Answer) -> &'static str {
         answered_by(engine, answer),
         state.and_then(|state| state.confidence),
     ) {
-        (EngineKind::Model, Some(confidence)) if confidence.verdict() == Verdict::Guess => "≈? ",
-        (EngineKind::Model, _) => "≈ ",
+        (Backend::Model, Some(confidence)) if confidence.verdict() == Verdict::Guess => "≈? ",
+        (Backend::Model, _) => "≈ ",
         _ => "(ran) ",
     }
 }
 
 /// Who gave `answer`: the `auto` engine's answers are the tracer's when
 /// they are real (no confidence) and the model's when predicted.
-fn answered_by(engine: EngineKind, answer: &Answer) -> EngineKind {
+fn answered_by(engine: Backend, answer: &Answer) -> Backend {
     match (engine, answer) {
-        (EngineKind::Auto, Answer::State(state) | Answer::Output { state, .. }) => {
+        (Backend::Auto, Answer::State(state) | Answer::Output { state, .. }) => {
             if state.confidence.is_some() {
-                EngineKind::Model
+                Backend::Model
             } else {
-                EngineKind::Tracer
+                Backend::Tracer
             }
         }
         (engine, _) => engine,
@@ -495,26 +495,26 @@ fn answered_by(engine: EngineKind, answer: &Answer) -> EngineKind {
 }
 
 /// Why the `auto` engine predicted instead of running, when it did.
-fn auto_note(engine: EngineKind, answer: &Answer) -> Option<&str> {
+fn auto_note(engine: Backend, answer: &Answer) -> Option<&str> {
     match (engine, answer) {
-        (EngineKind::Auto, Answer::State(state) | Answer::Output { state, .. }) => {
+        (Backend::Auto, Answer::State(state) | Answer::Output { state, .. }) => {
             state.note.as_deref()
         }
         _ => None,
     }
 }
 
-fn provenance(engine: EngineKind, answerer: &str) -> String {
+fn provenance(engine: Backend, answerer: &str) -> String {
     match engine {
-        EngineKind::Model => {
+        Backend::Model => {
             format!("*Predicted by the neural debugger (model `{answerer}`); nothing was run.*")
         }
-        EngineKind::Auto => format!(
+        Backend::Auto => format!(
             "*Real values where the code runs (`engine: auto`, {}); the neural debugger's \
              predictions (`{answerer}`) where it cannot.*",
             ndb_inference::tracer::SandboxReport::current()
         ),
-        EngineKind::Tracer => {
+        Backend::Tracer => {
             format!(
                 "*Real values: the code was run by the tracer (`allowRunningCode`), {}.*",
                 ndb_inference::tracer::SandboxReport::current()
@@ -681,17 +681,17 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
         view.engine(),
     );
     let real_key =
-        (view.settings.allow_running_code && view.engine() == EngineKind::Model).then(|| {
+        (view.settings.allow_running_code && view.engine() == Backend::Model).then(|| {
             view.key(
                 &entry.call,
                 Question::AtLine(stop_line as u32 + 1),
-                EngineKind::Tracer,
+                Backend::Tracer,
             )
         });
     let predicted = answers.cached(&predicted_key);
     let real = real_key.as_ref().and_then(|key| answers.cached(key));
     if predicted.is_none() {
-        if view.engine() == EngineKind::Model && answers.unavailable().is_some() {
+        if view.engine() == Backend::Model && answers.unavailable().is_some() {
             return result;
         }
         if !analysis.has_errors {
@@ -724,11 +724,7 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
     let engine = predicted
         .as_deref()
         .map_or(view.engine(), |answer| answered_by(view.engine(), answer));
-    let symbol = if engine == EngineKind::Model {
-        "≈"
-    } else {
-        "="
-    };
+    let symbol = if engine == Backend::Model { "≈" } else { "=" };
     match predicted.as_deref() {
         None => {
             let _ = writeln!(

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::{EngineKind, Key, Question, SuggestPlan};
+use crate::engine::{Backend, Key, Question, SuggestPlan};
 use crate::ide::LensKind;
 use crate::settings::{InsertStyle, OutputMode};
 
@@ -342,7 +342,7 @@ pub struct KeyData {
     hash: String,
     entry_call: String,
     question: QuestionData,
-    engine: EngineKind,
+    engine: Backend,
 }
 
 /// Tried in order when read: `suggest` before `output`, which both have an
@@ -552,7 +552,7 @@ mod tests {
             source_hash: u64::MAX - 1,
             entry_call: "f(3)".into(),
             question,
-            engine: EngineKind::Auto,
+            engine: Backend::Auto,
         });
         for key in keys {
             let json = serde_json::to_value(KeyData::from(&key)).unwrap();

@@ -6,20 +6,10 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-/// What answers the questions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Engine {
-    /// The neural debugger: predicts, runs nothing.
-    #[default]
-    Model,
-    /// The real tracer: runs the code (only when `allowRunningCode` is on).
-    Tracer,
-    /// Real values where the code runs (only when `allowRunningCode` is
-    /// on), the model's predictions where it cannot (a missing module or
-    /// name, a limit), each marked as such.
-    Auto,
-}
+// What answers the questions (`engine`): the model, the tracer (only when
+// `allowRunningCode` is on) or both (`auto`), the one choice of every front
+// end.
+use ndb_inference::debugger::Backend;
 
 /// How an accepted suggestion is written into the code.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
@@ -134,7 +124,7 @@ impl Default for SuggestionSettings {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
-    pub engine: Engine,
+    pub engine: Backend,
     /// Samples per question (k); `None` keeps the model's own setting.
     pub samples: Option<usize>,
     /// Running the user's code (checking, the tracer engine). Off unless the
@@ -161,7 +151,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            engine: Engine::Model,
+            engine: Backend::Model,
             samples: None,
             allow_running_code: false,
             python: None,
@@ -210,7 +200,7 @@ impl Settings {
     /// Whether the tracer answers the questions (the user allowed running
     /// code and chose the tracer engine).
     pub fn uses_tracer(&self) -> bool {
-        self.engine == Engine::Tracer && self.allow_running_code
+        self.engine == Backend::Tracer && self.allow_running_code
     }
 }
 
@@ -237,7 +227,7 @@ mod tests {
         assert_eq!(settings.suggestions.insert_as, InsertStyle::Pytest);
         assert_eq!(problems.len(), 1, "{problems:?}");
         let (flat, _) = Settings::from_json(&json!({"engine": "tracer"}));
-        assert_eq!(flat.engine, Engine::Tracer);
+        assert_eq!(flat.engine, Backend::Tracer);
         assert!(!flat.uses_tracer());
     }
 }

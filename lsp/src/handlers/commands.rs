@@ -19,7 +19,7 @@ use tower_lsp_server::ls_types::*;
 use crate::convert;
 use crate::document::DocumentSnapshot;
 use crate::edits::{self, Edit, Expected};
-use crate::engine::{Answer, EngineKind, Key, Question};
+use crate::engine::{Answer, Backend, Key, Question};
 use crate::ide::suggestion_marks;
 use crate::lsp_ext::{self, Command};
 use crate::server::Server;
@@ -205,7 +205,7 @@ async fn predict(
             value: value.clone(),
             raised: *raised,
             confidence: state.confidence.map(Into::into),
-            predicted: state.confidence.is_some() || view.engine() == EngineKind::Model,
+            predicted: state.confidence.is_some() || view.engine() == Backend::Model,
         },
         Answer::Failed(reason) => lsp_ext::PredictResult::Failed {
             entry_call: call,
@@ -434,7 +434,7 @@ async fn expected_of(
         // An exception cannot be compared by value: run the call and compare
         // the exception's class, which is what the doctest checks.
         let mut key = view.output_key(call);
-        key.engine = EngineKind::Tracer;
+        key.engine = Backend::Tracer;
         match &*ask(server, snapshot, key).await? {
             Answer::Output {
                 value: real,
@@ -451,7 +451,7 @@ async fn expected_of(
             question: Question::Check {
                 expected: value.clone().unwrap_or_else(|| "None".to_string()),
             },
-            engine: EngineKind::Tracer,
+            engine: Backend::Tracer,
         };
         match &*ask(server, snapshot, key).await? {
             Answer::Checked(verdict) => *verdict,
@@ -610,9 +610,9 @@ async fn check_by_running(
     let call = active_call(snapshot, index)?;
     let view = snapshot.view();
     let mut predicted_key = view.output_key(&call);
-    predicted_key.engine = EngineKind::Model;
+    predicted_key.engine = Backend::Model;
     let mut real_key = predicted_key.clone();
-    real_key.engine = EngineKind::Tracer;
+    real_key.engine = Backend::Tracer;
     let real = ask(server, snapshot, real_key).await?;
     let predicted = ask(server, snapshot, predicted_key).await?;
     let describe = |answer: &Answer| match answer {

@@ -136,9 +136,9 @@ impl ComputedAnswers {
                 move || Ok(model.clone()),
             );
             let debugger: &dyn Debugger = match key.engine {
-                ndb_lsp::engine::EngineKind::Model => &*self.model,
-                ndb_lsp::engine::EngineKind::Tracer => &self.tracer,
-                ndb_lsp::engine::EngineKind::Auto => &auto,
+                ndb_lsp::engine::Backend::Model => &*self.model,
+                ndb_lsp::engine::Backend::Tracer => &self.tracer,
+                ndb_lsp::engine::Backend::Auto => &auto,
             };
             let answer =
                 match answer_blocking(debugger, &self.tracer, key, &self.source, 4, &Cancel::new())
