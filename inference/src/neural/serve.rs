@@ -86,16 +86,12 @@ async fn tokenize(
         Ok(request) => request,
         Err(rejection) => return error(StatusCode::BAD_REQUEST, rejection.body_text()),
     };
-    let answer = tokio::task::spawn_blocking(move || {
+    answer_blocking(move || {
         let engine = debugger.served_engine(&request.model)?;
-        debugger.tokens(engine, &request.text)
+        let tokens = debugger.tokens(engine, &request.text)?;
+        Ok(TokenizeResponse { tokens })
     })
-    .await;
-    match answer {
-        Ok(Ok(tokens)) => Json(TokenizeResponse { tokens }).into_response(),
-        Ok(Err(served)) => served.into_response(),
-        Err(panic) => error(StatusCode::INTERNAL_SERVER_ERROR, panic.to_string()),
-    }
+    .await
 }
 
 async fn completions(
@@ -112,9 +108,18 @@ async fn completions(
             "ndb serve answers whole completions only (no `stream`)",
         );
     }
-    let answer = tokio::task::spawn_blocking(move || debugger.complete(request)).await;
-    match answer {
-        Ok(Ok(done)) => Json(done).into_response(),
+    answer_blocking(move || debugger.complete(request)).await
+}
+
+/// Runs `work` (a question, which blocks) on a thread of its own and answers
+/// with its JSON or its error.
+async fn answer_blocking<T, F>(work: F) -> Response
+where
+    T: serde::Serialize + Send + 'static,
+    F: FnOnce() -> Result<T, Served> + Send + 'static,
+{
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok(answer)) => Json(answer).into_response(),
         Ok(Err(served)) => served.into_response(),
         Err(panic) => error(StatusCode::INTERNAL_SERVER_ERROR, panic.to_string()),
     }
