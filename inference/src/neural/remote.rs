@@ -104,7 +104,7 @@ pub async fn served_models(url: &str, timeout: Duration) -> Result<ServedModels,
     if status == 404 {
         return Err(RemoteError::NotNdb { url, status });
     }
-    let body = body(&url, timeout, response).await?;
+    let body = read_body(&url, timeout, response).await?;
     if !(200..300).contains(&status) {
         return Err(RemoteError::NotNdb { url, status });
     }
@@ -136,7 +136,7 @@ async fn send(
     }
 }
 
-async fn body(
+async fn read_body(
     url: &str,
     timeout: Duration,
     response: reqwest::Response,
@@ -272,7 +272,7 @@ impl Endpoint {
             .body(body);
         let response = send(&self.url, self.timeout, request).await?;
         let status = response.status().as_u16();
-        let text = body_text(self, response).await?;
+        let text = read_body(&self.url, self.timeout, response).await?;
         if !(200..300).contains(&status) {
             return Err(RemoteError::Status {
                 url: self.url.clone(),
@@ -346,13 +346,6 @@ impl Endpoint {
         }
         Ok(into_response(answer, &self.model))
     }
-}
-
-async fn body_text(
-    endpoint: &Endpoint,
-    response: reqwest::Response,
-) -> Result<String, RemoteError> {
-    body(&endpoint.url, endpoint.timeout, response).await
 }
 
 /// The message of an error answer (`{"message": ...}` or
