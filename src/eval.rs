@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, Write};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use ndb_grammar::locate::{find_function, function_spans};
@@ -100,12 +100,12 @@ struct Problem {
     output: Option<String>,
 }
 
-fn parse_problem(line: &str) -> Result<Problem, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+fn parse_problem(line: &str) -> Result<Problem> {
+    let value: Value = serde_json::from_str(line).context("not JSON")?;
     let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
     Ok(Problem {
         id: value.get("id").cloned().unwrap_or(Value::Null),
-        code: text("code").ok_or("no \"code\" string")?,
+        code: text("code").context("no \"code\" string")?,
         input: text("input"),
         output: text("output"),
     })
@@ -178,8 +178,8 @@ fn predict(
     problem: &Problem,
     function: &str,
     cost: &mut Cost,
-) -> Result<String, String> {
-    let missing = |key: &str| format!("the problem has no \"{key}\"");
+) -> Result<String> {
+    let missing = |key: &str| anyhow::anyhow!("the problem has no \"{key}\"");
     let arity = ops::positional_parameter_count(&problem.code, function);
     match (options.task, options.baseline) {
         (Task::Output, Some(Baseline::FirstArgument)) => {
@@ -206,12 +206,12 @@ fn predict(
                 .unwrap_or(&candidates[0])
                 .clone())
         }
-        (Task::NextState, _) => Err("next-state scores a dataset: see next_state.rs".to_string()),
-        (task, Some(baseline)) => Err(format!(
-            "the {baseline:?} baseline does not answer the {task:?} task"
-        )),
+        (Task::NextState, _) => anyhow::bail!("next-state scores a dataset: see next_state.rs"),
+        (task, Some(baseline)) => {
+            anyhow::bail!("the {baseline:?} baseline does not answer the {task:?} task")
+        }
         (Task::Output, None) => {
-            let debugger = debugger.ok_or("no model")?;
+            let debugger = debugger.context("no model")?;
             let input = problem.input.as_deref().ok_or_else(|| missing("input"))?;
             let call = ops::entry_call(function, input);
             let prediction = ops::predict_output(
@@ -220,8 +220,7 @@ fn predict(
                 &call,
                 options.mode.output_mode(),
                 &Cancel::new(),
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
             Ok(prediction.value.unwrap_or_default())
         }
         (Task::Input, None) => {
@@ -243,8 +242,7 @@ fn predict(
                 &problem.code,
                 &request,
                 &Cancel::new(),
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
             cost.runs = report.runs;
             cost.seconds = report.elapsed.as_secs_f64();
             let first = report.suggestions.first();
@@ -312,7 +310,7 @@ pub fn run(
         let problem = match parse_problem(line) {
             Ok(problem) => problem,
             Err(error) => {
-                progress.suspend(|| eprintln!("ndb: line {}: {error}", index + 1));
+                progress.suspend(|| eprintln!("ndb: line {}: {error:#}", index + 1));
                 failed += 1;
                 progress.inc(1);
                 continue;
@@ -322,7 +320,7 @@ pub fn run(
         let mut cost = Cost::default();
         let result = match &function {
             Some(function) => predict(debugger, tracer, options, &problem, function, &mut cost),
-            None => Err("no function in the code".to_string()),
+            None => Err(anyhow::anyhow!("no function in the code")),
         };
         let mut object = json!({"id": problem.id});
         if options.task == Task::Input && options.baseline.is_none() {
@@ -340,7 +338,7 @@ pub fn run(
             Err(error) => {
                 failed += 1;
                 object["prediction"] = json!("");
-                object["error"] = json!(error);
+                object["error"] = json!(error.to_string());
             }
         }
         if options.report {

@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ndb_grammar::{text, Action, Cursor, StateTree, Walk};
 use ndb_inference::debugger::{
-    run_actions, AutoDebugger, Backend, Cancel, Debugger, Session, TracerDebugger,
+    run_actions, AutoDebugger, Backend, Cancel, Debugger, ModelUnavailable, Session, TracerDebugger,
 };
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{Forms, ModelSpec, NeuralDebugger, Weights};
@@ -705,18 +705,17 @@ fn predict(
     let debugger: Box<dyn Debugger> = match backend {
         Backend::Auto => {
             // Loaded only if the code cannot run (the tracer answers the rest).
-            let model = model.clone();
-            let tracer_config = config.clone();
+            // The settings are checked now; the model is loaded later.
+            let spec = model.spec(1, config.clone())?;
             let loaded = std::sync::OnceLock::new();
             Box::new(AutoDebugger::new(
                 Arc::new(TracerDebugger::new(config.clone())),
                 move || {
                     loaded
                         .get_or_init(|| {
-                            model
-                                .load(1, tracer_config.clone())
+                            NeuralDebugger::load(&spec)
                                 .map(|model| Arc::new(model) as Arc<dyn Debugger>)
-                                .map_err(|error| error.to_string())
+                                .map_err(ModelUnavailable::from)
                         })
                         .clone()
                 },

@@ -73,23 +73,30 @@ impl Default for ServerConfig {
     }
 }
 
+/// Settings of a server that contradict each other.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("the {backend} backend runs your code to answer predictions; it needs --allow-run")]
+    RunNotAllowed { backend: &'static str },
+    #[error("--allow-path {}: not a directory", .0.display())]
+    NotADirectory(std::path::PathBuf),
+    #[error("at least one session must be allowed")]
+    NoSessions,
+}
+
 impl ServerConfig {
     /// Refuses settings that contradict each other.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ConfigError> {
         if self.backend.runs_code() && !self.allow_run {
-            return Err(format!(
-                "the {} backend runs your code to answer predictions; it needs --allow-run",
-                self.backend.name()
-            ));
+            return Err(ConfigError::RunNotAllowed {
+                backend: self.backend.name(),
+            });
         }
         if let Some(missing) = self.allow_paths.iter().find(|path| !path.is_dir()) {
-            return Err(format!(
-                "--allow-path {}: not a directory",
-                missing.display()
-            ));
+            return Err(ConfigError::NotADirectory(missing.clone()));
         }
         if self.max_sessions == 0 {
-            return Err("at least one session must be allowed".into());
+            return Err(ConfigError::NoSessions);
         }
         Ok(())
     }
@@ -110,7 +117,7 @@ pub fn run_mcp_stdio(config: ServerConfig) -> anyhow::Result<()> {
 /// process's original stdout as [`ndb_inference::stdio::reserve_stdout`]
 /// returned it), until the client disconnects. Blocking.
 pub fn run_mcp(config: ServerConfig, protocol_out: std::fs::File) -> anyhow::Result<()> {
-    config.check().map_err(anyhow::Error::msg)?;
+    config.check()?;
     server::run(config, protocol_out)
 }
 
@@ -129,7 +136,7 @@ pub fn openai_tool_schemas() -> Value {
 pub fn call_tool_once(config: &ServerConfig, name: &str, args: Value) -> Result<Value, ToolError> {
     config
         .check()
-        .map_err(|message| ToolError::invalid(name, message))?;
+        .map_err(|error| ToolError::invalid(name, error.to_string()))?;
     let tools = Tools::new(config.clone());
     let call = ToolCall::parse(name, args)?;
     let cancel = ndb_inference::debugger::Cancel::new();

@@ -8,9 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use ndb_grammar::{Action, StateView, TextEvent};
 use ndb_inference::debugger::{
-    run_actions, AutoDebugger, Cancel, Debugger, Sampled, Session, State, Step, TracerDebugger,
+    run_actions, AutoDebugger, Cancel, Debugger, ModelUnavailable, Sampled, Session, State, Step,
+    TracerDebugger,
 };
-use ndb_inference::neural::{ModelSpec, NeuralDebugger};
+use ndb_inference::neural::{ModelError, ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
 use ndb_inference::suggest::{self, Seed, SuggestError};
 use ndb_inference::tracer::SandboxReport;
@@ -232,8 +233,12 @@ impl Tools {
     /// Loads the model now instead of at the first prediction.
     pub fn warm_up(&self) -> Result<(), ToolError> {
         match &self.predictor {
-            Predictor::Neural { spec, loaded } => Self::model(spec, loaded).map(|_| ()),
-            Predictor::Auto { spec, loaded } => Self::model(spec, loaded).map(|_| ()),
+            Predictor::Neural { spec, loaded } => Self::model(spec, loaded)
+                .map(|_| ())
+                .map_err(ToolError::Model),
+            Predictor::Auto { spec, loaded } => Self::model(spec, loaded)
+                .map(|_| ())
+                .map_err(ToolError::Model),
             Predictor::Fixed(_) => Ok(()),
         }
     }
@@ -242,7 +247,7 @@ impl Tools {
         match &self.predictor {
             Predictor::Fixed(debugger) => Ok(debugger.clone()),
             Predictor::Neural { spec, loaded } => {
-                let model = Self::model(spec, loaded)?;
+                let model = Self::model(spec, loaded).map_err(ToolError::Model)?;
                 Ok(Self::sampled(model, samples))
             }
             Predictor::Auto { spec, loaded } => {
@@ -253,7 +258,7 @@ impl Tools {
                     move || {
                         Self::model(&spec, &loaded)
                             .map(|model| Self::sampled(model, samples))
-                            .map_err(|error| error.to_string())
+                            .map_err(ModelUnavailable::Load)
                     },
                 )))
             }
@@ -266,14 +271,13 @@ impl Tools {
     fn model(
         spec: &ModelSpec,
         loaded: &Mutex<Option<Arc<NeuralDebugger>>>,
-    ) -> Result<Arc<NeuralDebugger>, ToolError> {
+    ) -> Result<Arc<NeuralDebugger>, Arc<ModelError>> {
         let mut loaded = loaded.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(model) = &*loaded {
             return Ok(model.clone());
         }
         let started = std::time::Instant::now();
-        let model =
-            Arc::new(NeuralDebugger::load(spec).map_err(|e| ToolError::Model(Arc::new(e)))?);
+        let model = Arc::new(NeuralDebugger::load(spec).map_err(Arc::new)?);
         eprintln!(
             "ndb: model loaded in {:.1} s",
             started.elapsed().as_secs_f64()

@@ -46,36 +46,20 @@ use crate::tracer::{self, TracerConfig, TracerError};
 
 /// One program of a corpus: `{"id", "source", "calls", "family"?}`, as
 /// `inference/training/programs.py` writes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 pub struct Program {
     pub id: String,
     pub source: String,
     pub calls: Vec<String>,
+    #[serde(default)]
     pub family: Option<String>,
 }
 
 impl Program {
-    /// Reads one JSON line of a corpus.
-    pub fn from_json(line: &str) -> Result<Program, String> {
-        let value: Value = serde_json::from_str(line).map_err(|error| error.to_string())?;
-        let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
-        let calls = value
-            .get("calls")
-            .and_then(Value::as_array)
-            .ok_or("no \"calls\" list")?
-            .iter()
-            .map(|call| {
-                call.as_str()
-                    .map(str::to_string)
-                    .ok_or("a call is not a string")
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Program {
-            id: text("id").ok_or("no \"id\" string")?,
-            source: text("source").ok_or("no \"source\" string")?,
-            calls,
-            family: text("family"),
-        })
+    /// Reads one JSON line of a corpus (`id`, `source`, `calls`, and
+    /// optionally `family`; other fields are ignored).
+    pub fn from_json(line: &str) -> Result<Program, serde_json::Error> {
+        serde_json::from_str(line)
     }
 }
 
@@ -103,6 +87,15 @@ pub struct DataConfig {
     pub shard: Option<Shard>,
 }
 
+/// Why a `--shard` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    #[error("a shard is I/N with two numbers (like 0/4), not {0:?}")]
+    Malformed(String),
+    #[error("shard {index}/{count}: the index must be below the count (0/{count} to {last}/{count})", last = count.max(&1) - 1)]
+    OutOfRange { index: usize, count: usize },
+}
+
 /// Part `index` of `count` of a run split across machines (a cluster job
 /// array): a contiguous range of the programs, traced with the seeds the
 /// whole run would use, so that [`merge`] of the parts in order writes
@@ -115,23 +108,13 @@ pub struct Shard {
 
 impl Shard {
     /// Reads `I/N` (0 <= I < N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let (index, count) = text
-            .split_once('/')
-            .ok_or_else(|| format!("a shard is I/N (like 0/4), not {text:?}"))?;
-        let index: usize = index
-            .trim()
-            .parse()
-            .map_err(|_| format!("the shard index in {text:?} is not a number"))?;
-        let count: usize = count
-            .trim()
-            .parse()
-            .map_err(|_| format!("the shard count in {text:?} is not a number"))?;
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let malformed = || ShardError::Malformed(text.to_string());
+        let (index, count) = text.split_once('/').ok_or_else(malformed)?;
+        let index: usize = index.trim().parse().map_err(|_| malformed())?;
+        let count: usize = count.trim().parse().map_err(|_| malformed())?;
         if count == 0 || index >= count {
-            return Err(format!(
-                "shard {text:?}: the index must be below the count (0/{count} to {}/{count})",
-                count.max(1) - 1
-            ));
+            return Err(ShardError::OutOfRange { index, count });
         }
         Ok(Shard { index, count })
     }

@@ -242,7 +242,10 @@ pub enum DebugError {
     NoAnswer,
     /// The auto engine: the code could not run and no model could be had.
     #[error("the code could not run here ({why}) and no model is loaded: {reason}")]
-    NoModel { why: String, reason: String },
+    NoModel {
+        why: String,
+        reason: ModelUnavailable,
+    },
     #[error(
         "the source and the first state take {tokens} tokens; the model's context holds \
          {context} (with {answer} for the answer)"
@@ -297,15 +300,17 @@ impl Backend {
 }
 
 impl std::str::FromStr for Backend {
-    type Err = String;
+    type Err = crate::choice::UnknownChoice;
 
-    fn from_str(text: &str) -> Result<Backend, String> {
+    fn from_str(text: &str) -> Result<Backend, Self::Err> {
         match text {
             "model" => Ok(Backend::Model),
             "tracer" | "trace" => Ok(Backend::Tracer),
             "auto" => Ok(Backend::Auto),
-            other => Err(format!(
-                "unknown backend `{other}`; one of: model, tracer (or trace), auto"
+            other => Err(crate::choice::UnknownChoice::new(
+                "backend",
+                other,
+                "model, tracer (or trace), auto",
             )),
         }
     }
@@ -396,12 +401,29 @@ pub struct AutoDebugger {
 /// cannot run: loading a model costs seconds that the tracer's answers do
 /// not need. It gives the model, or why none can be loaded (said where the
 /// model would have answered).
-pub type ModelOnDemand = Box<dyn Fn() -> Result<Arc<dyn Debugger>, String> + Send + Sync>;
+pub type ModelOnDemand = Box<dyn Fn() -> Result<Arc<dyn Debugger>, ModelUnavailable> + Send + Sync>;
+
+/// Why no model answers: the one model-load error every front end renders.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ModelUnavailable {
+    #[error(transparent)]
+    Load(Arc<crate::neural::ModelError>),
+    #[error("the model loader panicked")]
+    LoaderPanicked,
+    #[error("the server is shutting down")]
+    ShuttingDown,
+}
+
+impl From<crate::neural::ModelError> for ModelUnavailable {
+    fn from(error: crate::neural::ModelError) -> ModelUnavailable {
+        ModelUnavailable::Load(Arc::new(error))
+    }
+}
 
 impl AutoDebugger {
     pub fn new(
         tracer: Arc<TracerDebugger>,
-        model: impl Fn() -> Result<Arc<dyn Debugger>, String> + Send + Sync + 'static,
+        model: impl Fn() -> Result<Arc<dyn Debugger>, ModelUnavailable> + Send + Sync + 'static,
     ) -> AutoDebugger {
         AutoDebugger {
             tracer,

@@ -6,6 +6,7 @@
 //! ([`suggest`]).
 
 pub mod cache;
+pub mod choice;
 pub mod data;
 pub mod debugger;
 pub mod entry;

@@ -172,7 +172,7 @@ fn a_syntax_error_is_the_users_to_fix_not_predicted() {
 fn without_a_model_the_error_gives_both_reasons() {
     let debugger = AutoDebugger::new(
         Arc::new(TracerDebugger::new(TracerConfig::default())),
-        || Err("no model file".to_string()),
+        || Err(ndb_inference::neural::ModelError::NotFound("no model file".into()).into()),
     );
     let source = format!("import ndb_no_such_module\n\n{RUNS}");
     let error = step_return(&debugger, &source, "double(4)").unwrap_err();

@@ -14,7 +14,7 @@ use dashmap::DashMap;
 use ndb_inference::cache::{Cache, CacheStats};
 pub use ndb_inference::debugger::Backend;
 use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
-use ndb_inference::neural::{ModelError, ModelSpec, NeuralDebugger};
+use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
 use ndb_inference::suggest::{self, SuggestError};
 use ndb_inference::tracer::TracerConfig;
@@ -121,16 +121,7 @@ impl PartialEq for Failure {
     }
 }
 
-/// Why no model answers.
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum ModelUnavailable {
-    #[error(transparent)]
-    Load(Arc<ModelError>),
-    #[error("the model loader panicked")]
-    LoaderPanicked,
-    #[error("the server is shutting down")]
-    ShuttingDown,
-}
+pub use ndb_inference::debugger::ModelUnavailable;
 
 /// The model's loading state.
 #[derive(Clone)]
@@ -495,9 +486,7 @@ impl Engine {
                 let engine = self.clone();
                 let runtime = tokio::runtime::Handle::current();
                 Arc::new(AutoDebugger::new(self.tracer(), move || {
-                    runtime
-                        .block_on(engine.model())
-                        .map_err(|error| error.to_string())
+                    runtime.block_on(engine.model())
                 }))
             }
             Backend::Model => match self.model().await {

@@ -16,6 +16,7 @@ use ndb_grammar::locate::{enclosing_function, function_spans, return_line};
 use ndb_grammar::state::source_lines;
 use ndb_grammar::{Action, TextEvent};
 
+use crate::choice::UnknownChoice;
 use crate::debugger::Session;
 use crate::suggest::value::parse_literal;
 
@@ -45,6 +46,15 @@ impl Form {
     }
 }
 
+/// Why a forms setting ([`Forms::parse`]) was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormsError {
+    #[error(transparent)]
+    Form(UnknownChoice),
+    #[error("`{action}` has no assertion form; only step_return and inv_step_call")]
+    NoAssertionForm { action: String },
+}
+
 /// The form of each action that has an assertion form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Forms {
@@ -72,14 +82,16 @@ impl Forms {
 
     /// Parses `step_return=assertion,inv_step_call=language` (either part
     /// may be left out; `language` and `assertion` alone set both).
-    pub fn parse(text: &str) -> Result<Forms, String> {
+    pub fn parse(text: &str) -> Result<Forms, FormsError> {
         let form = |name: &str| match name {
             "language" => Ok(Form::Language),
             "assertion" => Ok(Form::Assertion),
             "best" => Ok(Form::Best),
-            other => Err(format!(
-                "unknown form `{other}`; one of: language, assertion, best"
-            )),
+            other => Err(FormsError::Form(UnknownChoice::new(
+                "form",
+                other,
+                "language, assertion, best",
+            ))),
         };
         let mut forms = Forms::default();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -87,9 +99,9 @@ impl Forms {
                 Some(("step_return", value)) => forms.step_return = form(value.trim())?,
                 Some(("inv_step_call", value)) => forms.inv_step_call = form(value.trim())?,
                 Some((action, _)) => {
-                    return Err(format!(
-                        "`{action}` has no assertion form; only step_return and inv_step_call"
-                    ))
+                    return Err(FormsError::NoAssertionForm {
+                        action: action.to_string(),
+                    })
                 }
                 None => {
                     let both = form(part)?;

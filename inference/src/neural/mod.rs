@@ -171,17 +171,18 @@ impl Weights {
 }
 
 impl std::str::FromStr for Weights {
-    type Err = String;
+    type Err = crate::choice::UnknownChoice;
 
-    fn from_str(text: &str) -> Result<Weights, String> {
+    fn from_str(text: &str) -> Result<Weights, Self::Err> {
         match text {
             "f32" => Ok(Weights::F32),
             "f16" => Ok(Weights::F16),
             "q8" => Ok(Weights::Q8),
             "q4" => Ok(Weights::Q4),
-            other => Err(format!(
-                "unknown weight format `{other}`; one of: {}",
-                Weights::NAMES.join(", ")
+            other => Err(crate::choice::UnknownChoice::new(
+                "weight format",
+                other,
+                Weights::NAMES.join(", "),
             )),
         }
     }
@@ -384,19 +385,31 @@ enum Runner {
 
 impl Runner {
     /// Token ids of `text` by the model's tokenizer.
-    async fn tokenize(&self, text: &str) -> Result<Vec<u32>, String> {
+    async fn tokenize(&self, text: &str) -> Result<Vec<u32>, TokenizeError> {
         match self {
             Runner::Local(model) => model
                 .tokenize(Either::Right(text.to_string()), None, false, false, None)
                 .await
-                .map_err(|error| error.to_string()),
-            Runner::Remote(endpoint) => endpoint
-                .tokenize(text)
-                .await
-                .map_err(|error| error.to_string()),
+                .map_err(|error| TokenizeError::Local(error.to_string())),
+            Runner::Remote(endpoint) => Ok(endpoint.tokenize(text).await?),
         }
     }
 }
+
+/// Why a text could not be tokenized.
+#[derive(Debug, thiserror::Error)]
+enum TokenizeError {
+    /// mistral.rs gives its errors as text.
+    #[error("{0}")]
+    Local(String),
+    #[error(transparent)]
+    Remote(#[from] remote::RemoteError),
+}
+
+/// A panic inside the model runtime, with its message.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Panicked(String);
 
 /// One model loaded by mistral.rs (or served) and what ndb knows of it.
 struct Engine {
@@ -433,7 +446,7 @@ struct LazyEngine {
     path: PathBuf,
     /// `None` for a served model, connected at start.
     format: Option<ModelFormat>,
-    engine: std::sync::OnceLock<Result<Engine, String>>,
+    engine: std::sync::OnceLock<Result<Engine, ModelError>>,
 }
 
 /// The neural debugger: a loaded model (or a pair: one for the debugger's
@@ -532,7 +545,7 @@ impl Drop for NeuralDebugger {
 /// Runs the future `make` builds to completion on `runtime`, from a fresh
 /// thread, so it works from plain threads and from async callers' blocking
 /// threads alike, and a panic inside becomes an error.
-fn block_on<M, F>(runtime: &tokio::runtime::Runtime, make: M) -> Result<F::Output, String>
+fn block_on<M, F>(runtime: &tokio::runtime::Runtime, make: M) -> Result<F::Output, Panicked>
 where
     M: FnOnce() -> F + Send,
     F: Future,
@@ -543,11 +556,13 @@ where
             .spawn(|| runtime.block_on(make()))
             .join()
             .map_err(|panic| {
-                panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".to_string())
+                Panicked(
+                    panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "unknown panic".to_string()),
+                )
             })
     })
 }
@@ -694,13 +709,12 @@ impl NeuralDebugger {
             .enable_all()
             .build()?;
         let timeout = spec.server_timeout;
-        let served =
-            block_on(&runtime, || remote::served_models(url, timeout)).map_err(|panic| {
-                ModelError::Load {
-                    path: PathBuf::from(url),
-                    reason: panic,
-                }
-            })??;
+        let served = block_on(&runtime, || remote::served_models(url, timeout)).map_err(
+            |Panicked(panic)| ModelError::Load {
+                path: PathBuf::from(url),
+                reason: panic,
+            },
+        )??;
         let engine = |id: &str| -> Result<Engine, ModelError> {
             let model = served
                 .models
@@ -727,10 +741,6 @@ impl NeuralDebugger {
                 model.weight_bytes,
                 started,
             )
-            .map_err(|reason| ModelError::Load {
-                path: PathBuf::from(url),
-                reason,
-            })
         };
         let language = engine(remote::LANGUAGE_ID)?;
         let assertions = if served
@@ -834,7 +844,6 @@ impl NeuralDebugger {
             weight_bytes,
             started,
         )
-        .map_err(|reason| ModelError::Load { path, reason })
     }
 
     /// An engine over `runner`, its tokenizer asked which of the debugger's
@@ -847,9 +856,9 @@ impl NeuralDebugger {
         context_tokens: Option<usize>,
         weight_bytes: u64,
         started: Instant,
-    ) -> Result<Engine, String> {
-        let special_tokens = Self::special_token_mode(runtime, &runner)?;
-        let stops = Self::end_of_sequence_ids(runtime, &runner)?;
+    ) -> Result<Engine, ModelError> {
+        let special_tokens = Self::special_token_mode(runtime, &runner, &path)?;
+        let stops = Self::end_of_sequence_ids(runtime, &runner, &path)?;
         if special_tokens == SpecialTokenMode::Text {
             eprintln!(
                 "ndb: {} has no tokens for the debugger's markers; they are spelled out as \
@@ -878,37 +887,43 @@ impl NeuralDebugger {
     fn end_of_sequence_ids(
         runtime: &tokio::runtime::Runtime,
         model: &Runner,
-    ) -> Result<Vec<(u32, String)>, String> {
-        block_on(runtime, || async {
-            let mut ids = Vec::new();
-            for name in END_OF_SEQUENCE {
-                let tokens = model
-                    .tokenize(name)
-                    .await
-                    .map_err(|error| format!("tokenizing {name}: {error}"))?;
-                if let [id] = tokens.as_slice() {
-                    ids.push((*id, name.to_string()));
-                }
+        path: &Path,
+    ) -> Result<Vec<(u32, String)>, ModelError> {
+        let mut ids = Vec::new();
+        for name in END_OF_SEQUENCE {
+            let tokens = Self::tokenize_at_load(runtime, model, path, name)?;
+            if let [id] = tokens.as_slice() {
+                ids.push((*id, name.to_string()));
             }
-            Ok(ids)
-        })?
+        }
+        Ok(ids)
+    }
+
+    /// `text`'s tokens while the model loads: any failure is a load error.
+    fn tokenize_at_load(
+        runtime: &tokio::runtime::Runtime,
+        model: &Runner,
+        path: &Path,
+        text: &str,
+    ) -> Result<Vec<u32>, ModelError> {
+        let failed = |reason: String| ModelError::Load {
+            path: path.to_path_buf(),
+            reason: format!("tokenizing {text}: {reason}"),
+        };
+        block_on(runtime, || model.tokenize(text))
+            .map_err(|Panicked(panic)| failed(format!("the tokenizer panicked: {panic}")))?
+            .map_err(|error| failed(error.to_string()))
     }
 
     fn special_token_mode(
         runtime: &tokio::runtime::Runtime,
         model: &Runner,
-    ) -> Result<SpecialTokenMode, String> {
-        let lengths = block_on(runtime, || async {
-            let mut lengths = Vec::new();
-            for token in SPECIAL_TOKENS {
-                let ids = model
-                    .tokenize(token)
-                    .await
-                    .map_err(|error| format!("tokenizing {token}: {error}"))?;
-                lengths.push(ids.len());
-            }
-            Ok::<_, String>(lengths)
-        })??;
+        path: &Path,
+    ) -> Result<SpecialTokenMode, ModelError> {
+        let lengths = SPECIAL_TOKENS
+            .iter()
+            .map(|token| Self::tokenize_at_load(runtime, model, path, token).map(|ids| ids.len()))
+            .collect::<Result<Vec<_>, _>>()?;
         let single: Vec<bool> = lengths.iter().map(|&n| n == 1).collect();
         if single.iter().all(|&s| s) {
             Ok(SpecialTokenMode::Tokens)
@@ -925,8 +940,7 @@ impl NeuralDebugger {
                 .collect();
             Err(ModelError::SpecialTokens {
                 missing: missing.join(" "),
-            }
-            .to_string())
+            })
         }
     }
 
@@ -954,9 +968,11 @@ impl NeuralDebugger {
         };
         lazy.engine
             .get_or_init(|| match &lazy.format {
-                Some(format) => Self::load_engine(self.runtime(), &lazy.path, format, &self.spec)
-                    .map_err(|error| error.to_string()),
-                None => Err(format!("{} is not connected", lazy.path.display())),
+                Some(format) => Self::load_engine(self.runtime(), &lazy.path, format, &self.spec),
+                None => Err(ModelError::Load {
+                    path: lazy.path.clone(),
+                    reason: "not connected".to_string(),
+                }),
             })
             .as_ref()
             .map_err(|error| DebugError::Engine(format!("the assertion model: {error}")))
@@ -1015,8 +1031,8 @@ impl NeuralDebugger {
     pub fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
         let model = &self.language.model;
         let ids = block_on(self.runtime(), || model.tokenize(text))
-            .map_err(DebugError::Panicked)?
-            .map_err(DebugError::Engine)?;
+            .map_err(|Panicked(panic)| DebugError::Panicked(panic))?
+            .map_err(|error| DebugError::Engine(error.to_string()))?;
         Ok(ids.len())
     }
 
@@ -1132,8 +1148,8 @@ impl NeuralDebugger {
                 }
             }
         })
-        .map_err(DebugError::Panicked)?
-        .map_err(DebugError::Engine)?;
+        .map_err(|Panicked(panic)| DebugError::Panicked(panic))?
+        .map_err(|error| DebugError::Engine(error.to_string()))?;
         self.requests.fetch_add(1, Ordering::Relaxed);
         let Some(response) = response else {
             return Err(DebugError::Cancelled);
@@ -1175,7 +1191,7 @@ impl NeuralDebugger {
                 () = cancelled => None,
             }
         })
-        .map_err(DebugError::Panicked)?;
+        .map_err(|Panicked(panic)| DebugError::Panicked(panic))?;
         self.requests.fetch_add(1, Ordering::Relaxed);
         match answer {
             None => Err(DebugError::Cancelled),

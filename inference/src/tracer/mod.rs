@@ -27,6 +27,7 @@
 //! fresh working directory that is the only place it may write, no network,
 //! no new privileges, no secrets in its environment.
 
+mod protocol;
 pub mod sandbox;
 
 use std::ffi::OsString;
@@ -39,8 +40,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use ndb_grammar::{Event, EventKind, Exit, ExitStatus, Locals, Trace};
-use serde_json::{Map, Value};
+use ndb_grammar::{Event, Exit, ExitStatus, Locals, Trace};
+
+use protocol::{parse_line, MalformedLine, ProtocolLine};
 
 pub use sandbox::{SandboxPolicy, SandboxReport, SandboxRule};
 
@@ -219,21 +221,10 @@ pub(crate) struct BoundCall {
     pub(crate) locals: Locals,
 }
 
-/// One line of the protocol.
-#[derive(Debug)]
-enum ProtocolLine {
-    Ready,
-    Start,
-    Event(Event),
-    Exit { exit: Exit, stdout: String },
-    Error { kind: String, message: String },
-    Binding(BoundCall),
-}
-
 /// What the protocol reader thread passes on.
 enum ReaderMessage {
     Line(ProtocolLine),
-    Malformed(String),
+    Malformed(MalformedLine),
     LimitReached,
 }
 
@@ -254,7 +245,7 @@ struct Collected {
     exit: Option<(Exit, String)>,
     setup_error: Option<(String, String)>,
     binding: Option<BoundCall>,
-    malformed: Option<String>,
+    malformed: Option<MalformedLine>,
     limit_reached: bool,
 }
 
@@ -505,8 +496,8 @@ fn conclude(
     entry_call: &str,
     config: &TracerConfig,
 ) -> Result<RunOutcome, TracerError> {
-    if let Some(text) = collected.malformed {
-        return Err(TracerError::Protocol(text));
+    if let Some(line) = collected.malformed {
+        return Err(TracerError::Protocol(line.to_string()));
     }
     if let Some((kind, message)) = collected.setup_error {
         return Err(setup_error(kind, message));
@@ -575,8 +566,8 @@ fn conclude_binding(
     stderr: &str,
     config: &TracerConfig,
 ) -> Result<BoundCall, TracerError> {
-    if let Some(text) = collected.malformed {
-        return Err(TracerError::Protocol(text));
+    if let Some(line) = collected.malformed {
+        return Err(TracerError::Protocol(line.to_string()));
     }
     if let Some((kind, message)) = collected.setup_error {
         return Err(setup_error(kind, message));
@@ -751,123 +742,6 @@ fn drain_stderr(mut stderr: ChildStderr, kept: &Mutex<Vec<u8>>) {
     }
 }
 
-fn parse_line(bytes: &[u8]) -> Result<ProtocolLine, String> {
-    let excerpt = || {
-        let text = String::from_utf8_lossy(bytes);
-        let text = text.trim_end();
-        match text.char_indices().nth(200) {
-            Some((cut, _)) => format!("{}...", &text[..cut]),
-            None => text.to_string(),
-        }
-    };
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|error| format!("{error} in line {}", excerpt()))?;
-    let object = value
-        .as_object()
-        .ok_or_else(|| format!("a line is not a JSON object: {}", excerpt()))?;
-    let parsed = match object.get("type").and_then(Value::as_str) {
-        Some("ready") => Ok(ProtocolLine::Ready),
-        Some("start") => Ok(ProtocolLine::Start),
-        Some("event") => parse_event(object).map(ProtocolLine::Event),
-        Some("exit") => parse_exit(object),
-        Some("error") => Ok(ProtocolLine::Error {
-            kind: string_field(object, "kind")?,
-            message: string_field(object, "message")?,
-        }),
-        Some("binding") => Ok(ProtocolLine::Binding(BoundCall {
-            function: string_field(object, "function")?,
-            line: u32_field(object, "line")?,
-            locals: locals_field(object)?,
-        })),
-        _ => Err("unknown line type".to_string()),
-    };
-    parsed.map_err(|problem| format!("{problem} in line {}", excerpt()))
-}
-
-fn parse_event(object: &Map<String, Value>) -> Result<Event, String> {
-    let kind_text = string_field(object, "kind")?;
-    let kind =
-        EventKind::parse(&kind_text).ok_or_else(|| format!("unknown event kind `{kind_text}`"))?;
-    let locals = locals_field(object)?;
-    Ok(Event {
-        kind,
-        line: u32_field(object, "line")?,
-        depth: u32_field(object, "depth")?,
-        frame: u32_field(object, "frame")?,
-        parent_frame: match object.get("parent") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(u32_field(object, "parent")?),
-        },
-        function: string_field(object, "function")?,
-        generator: bool_field(object, "generator")?,
-        locals,
-        value: optional_string_field(object, "value")?,
-        exception_type: optional_string_field(object, "exception_type")?,
-        traceback_is_none: bool_field(object, "traceback_is_none")?,
-    })
-}
-
-/// The `locals` field: a list of `[name, repr]` pairs.
-fn locals_field(object: &Map<String, Value>) -> Result<Locals, String> {
-    object
-        .get("locals")
-        .and_then(Value::as_array)
-        .ok_or("`locals` is not a list")?
-        .iter()
-        .map(|pair| match pair.as_array().map(Vec::as_slice) {
-            Some([Value::String(name), Value::String(value)]) => Ok((name.clone(), value.clone())),
-            _ => Err("a local is not a [name, repr] pair".to_string()),
-        })
-        .collect()
-}
-
-fn parse_exit(object: &Map<String, Value>) -> Result<ProtocolLine, String> {
-    let status_text = string_field(object, "status")?;
-    let status = ExitStatus::parse(&status_text)
-        .ok_or_else(|| format!("unknown exit status `{status_text}`"))?;
-    Ok(ProtocolLine::Exit {
-        exit: Exit {
-            status,
-            value: optional_string_field(object, "value")?,
-            reason: optional_string_field(object, "reason")?,
-        },
-        stdout: optional_string_field(object, "stdout")?.unwrap_or_default(),
-    })
-}
-
-fn string_field(object: &Map<String, Value>, name: &str) -> Result<String, String> {
-    match object.get(name) {
-        Some(Value::String(text)) => Ok(text.clone()),
-        _ => Err(format!("`{name}` is not a string")),
-    }
-}
-
-fn optional_string_field(
-    object: &Map<String, Value>,
-    name: &str,
-) -> Result<Option<String>, String> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(format!("`{name}` is not a string or null")),
-    }
-}
-
-fn u32_field(object: &Map<String, Value>, name: &str) -> Result<u32, String> {
-    object
-        .get(name)
-        .and_then(Value::as_u64)
-        .and_then(|number| u32::try_from(number).ok())
-        .ok_or_else(|| format!("`{name}` is not a small non-negative integer"))
-}
-
-fn bool_field(object: &Map<String, Value>, name: &str) -> Result<bool, String> {
-    object
-        .get(name)
-        .and_then(Value::as_bool)
-        .ok_or_else(|| format!("`{name}` is not a boolean"))
-}
-
 /// Replace the temporary file's path in an error message by `<source>`.
 fn hide_path(error: TracerError, path: &Path) -> TracerError {
     let shown = path.display().to_string();
@@ -963,42 +837,6 @@ mod tests {
             "{} bytes",
             TRACER_SCRIPT.len()
         );
-    }
-
-    #[test]
-    fn parses_an_event_line() {
-        let line = br#"{"type":"event","kind":"exception","line":3,"depth":1,"frame":2,"parent":1,"function":"f","generator":false,"locals":[["x","1"]],"value":"ValueError('a')","exception_type":"ValueError","traceback_is_none":false}
-"#;
-        let Ok(ProtocolLine::Event(event)) = parse_line(line) else {
-            panic!("not an event");
-        };
-        assert_eq!(event.kind, EventKind::Exception);
-        assert_eq!(
-            (event.line, event.depth, event.frame, event.parent_frame),
-            (3, 1, 2, Some(1))
-        );
-        assert_eq!(event.locals, vec![("x".to_string(), "1".to_string())]);
-        assert_eq!(event.exception_type.as_deref(), Some("ValueError"));
-    }
-
-    #[test]
-    fn parses_a_binding_line() {
-        let line = br#"{"type":"binding","function":"f","line":4,"locals":[["x","1"],["ys","[2]"]]}
-"#;
-        let Ok(ProtocolLine::Binding(binding)) = parse_line(line) else {
-            panic!("not a binding");
-        };
-        assert_eq!((binding.function.as_str(), binding.line), ("f", 4));
-        assert_eq!(binding.locals[1], ("ys".to_string(), "[2]".to_string()));
-        assert!(parse_line(br#"{"type":"binding","function":"f","line":-1,"locals":[]}"#).is_err());
-    }
-
-    #[test]
-    fn rejects_malformed_lines() {
-        assert!(parse_line(b"not json\n").is_err());
-        assert!(parse_line(br#"{"type":"event","kind":"jump"}"#).is_err());
-        assert!(parse_line(br#"{"type":"exit","status":"maybe"}"#).is_err());
-        assert!(parse_line(br#"{"type":"nonsense"}"#).is_err());
     }
 
     #[test]

@@ -119,7 +119,7 @@ impl SandboxReport {
     /// The sandbox of this machine's runs: the kernel's Landlock ABI, capped
     /// by `NDB_SANDBOX_ABI` when set. Probed once per process.
     pub fn current() -> SandboxReport {
-        static KERNEL: OnceLock<Result<u32, String>> = OnceLock::new();
+        static KERNEL: OnceLock<Result<u32, NoLandlock>> = OnceLock::new();
         let kernel = KERNEL.get_or_init(kernel_abi);
         let pretended = std::env::var(PRETEND_ABI_VARIABLE)
             .ok()
@@ -138,7 +138,7 @@ impl SandboxReport {
                 report
             }
             Err(reason) => SandboxReport {
-                unavailable: Some(reason.clone()),
+                unavailable: Some(reason.to_string()),
                 ..SandboxReport::for_abi(0)
             },
         }
@@ -351,9 +351,21 @@ fn apply_restrictions(
     Ok(())
 }
 
+/// Why this machine's runs get no Landlock rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum NoLandlock {
+    #[error("Landlock is built into the kernel but not enabled")]
+    Disabled,
+    #[error("the kernel has no Landlock (Linux 5.13 or newer with Landlock enabled)")]
+    Absent,
+    #[cfg(not(target_os = "linux"))]
+    #[error("Landlock is Linux only; this platform gets no file or network rules")]
+    NotLinux,
+}
+
 /// The running kernel's Landlock ABI version, or why there is none.
 #[cfg(target_os = "linux")]
-fn kernel_abi() -> Result<u32, String> {
+fn kernel_abi() -> Result<u32, NoLandlock> {
     const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
     // SAFETY: with a null attribute and size 0 this call only returns the
     // ABI version (or an error); it creates nothing.
@@ -369,14 +381,14 @@ fn kernel_abi() -> Result<u32, String> {
         return Ok(u32::try_from(version).unwrap_or(u32::MAX));
     }
     Err(match std::io::Error::last_os_error().raw_os_error() {
-        Some(libc::EOPNOTSUPP) => "Landlock is built into the kernel but not enabled".to_string(),
-        _ => "the kernel has no Landlock (Linux 5.13 or newer with Landlock enabled)".to_string(),
+        Some(libc::EOPNOTSUPP) => NoLandlock::Disabled,
+        _ => NoLandlock::Absent,
     })
 }
 
 #[cfg(not(target_os = "linux"))]
-fn kernel_abi() -> Result<u32, String> {
-    Err("Landlock is Linux only; this platform gets no file or network rules".to_string())
+fn kernel_abi() -> Result<u32, NoLandlock> {
+    Err(NoLandlock::NotLinux)
 }
 
 #[cfg(test)]
