@@ -7,7 +7,7 @@
 # checkpoint and continued exactly by running this again. Whenever the
 # held-out exact match improves, the adapter lands in OUT/run/best/.
 #
-#   bash inference/training/campaign.sh OUT [--base NAME] [--session-minutes M] [--resume-from CHECKPOINT]
+#   bash inference/training/campaign.sh OUT [--base NAME] [--session-minutes M] [--resume-from CHECKPOINT|DIR] [--record DIR]
 #
 #   --base NAME           smollm2 (default: the run of the default adapter,
 #                         campaign/README.md) or qwen2.5-coder-0.5b (LoRA on
@@ -20,6 +20,13 @@
 #   --resume-from FILE    start from a checkpoint carried from another
 #                         machine (inference/training/campaign/checkpoint.pt:
 #                         the committed one), if OUT/run has none yet
+#   --resume-from DIR     the same from a carry (a run's carry/: the weights,
+#                         step, data position and random states, without the
+#                         optimiser's moments; inference/training/campaign-qwen/carry/)
+#                         or an adapter folder (train.py --carry-from)
+#   --record DIR          after the session, copy the run's log, its carry/
+#                         and its best adapter into DIR (the committed record:
+#                         inference/training/campaign-qwen/)
 #   --adopt-data          go on although the rebuilt dataset's digest differs
 #                         from the checkpoint's (the tracer changed since the
 #                         run began), from the same step and data position
@@ -31,16 +38,17 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-usage="usage: campaign.sh OUT [--base smollm2|qwen2.5-coder-0.5b] [--session-minutes M] [--resume-from CHECKPOINT] [--adopt-data]"
+usage="usage: campaign.sh OUT [--base smollm2|qwen2.5-coder-0.5b] [--session-minutes M] [--resume-from CHECKPOINT|DIR] [--record DIR] [--adopt-data]"
 out="${1:?$usage}"
 shift
-session_minutes=100 resume_from="" adopt="" base=smollm2
+session_minutes=100 resume_from="" adopt="" base=smollm2 record=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) base="$2"; shift 2 ;;
         --session-minutes) session_minutes="$2"; shift 2 ;;
         --resume-from) resume_from="$2"; shift 2 ;;
         --adopt-data) adopt="--adopt-data"; shift ;;
+        --record) record="$2"; shift 2 ;;
         *) echo "campaign: unknown option $1 ($usage)" >&2; exit 2 ;;
     esac
 done
@@ -84,19 +92,37 @@ if [ ! -f "$out/data/manifest.json" ]; then
 fi
 
 mkdir -p "$out/run"
+carry=()
 if [ -n "$resume_from" ] && [ ! -f "$out/run/checkpoint.pt" ]; then
-    cp "$resume_from" "$out/run/checkpoint.pt"
-    [ -f "$(dirname "$resume_from")/log.jsonl" ] && cp "$(dirname "$resume_from")/log.jsonl" "$out/run/"
+    if [ -d "$resume_from" ]; then
+        carry=(--carry-from "$resume_from")
+        from_log="$resume_from/../log.jsonl"
+        [ -f "$resume_from/log.jsonl" ] && from_log="$resume_from/log.jsonl"
+    else
+        cp "$resume_from" "$out/run/checkpoint.pt"
+        from_log="$(dirname "$resume_from")/log.jsonl"
+    fi
+    [ -f "$from_log" ] && [ ! -f "$out/run/log.jsonl" ] && cp "$from_log" "$out/run/log.jsonl"
 fi
 if [ "$base" != smollm2 ]; then
-    exec python3 "$here/train.py" --data "$out/data" --out "$out/run" \
-        --init "$base" --lora 16 --lora-alpha 32 --lr 2e-4 --token-init words --new-token-lr-scale 3 \
-        --batch-tokens 1536 --seq-len 768 --max-steps 4000 \
-        --eval-every 100 --eval-records 60 --checkpoint-minutes 10 \
-        --session-minutes "$session_minutes" --threads "${NDB_THREADS:-2}" $adopt
+    settings=(--init "$base" --lora 16 --lora-alpha 32 --lr 2e-4 --token-init words --new-token-lr-scale 3
+              --batch-tokens 1536 --seq-len 768 --max-steps 4000 --eval-every 100 --eval-records 60)
+else
+    settings=(--init smollm2 --lora 16 --lr 5e-4 --token-init words --new-token-lr-scale 3
+              --batch-tokens 2048 --seq-len 1024 --max-steps 1800 --eval-every 100 --eval-records 100)
 fi
-exec python3 "$here/train.py" --data "$out/data" --out "$out/run" \
-    --init smollm2 --lora 16 --lr 5e-4 --token-init words --new-token-lr-scale 3 \
-    --batch-tokens 2048 --seq-len 1024 --max-steps 1800 \
-    --eval-every 100 --eval-records 100 --checkpoint-minutes 10 \
-    --session-minutes "$session_minutes" --threads "${NDB_THREADS:-2}" $adopt
+status=0
+python3 "$here/train.py" --data "$out/data" --out "$out/run" "${settings[@]}" --checkpoint-minutes 10 \
+    --session-minutes "$session_minutes" --threads "${NDB_THREADS:-2}" $adopt "${carry[@]}" || status=$?
+if [ -n "$record" ]; then
+    mkdir -p "$record"
+    cp "$out/run/log.jsonl" "$record/log.jsonl"
+    if [ -d "$out/run/carry" ]; then
+        rm -rf "$record/carry" && cp -r "$out/run/carry" "$record/carry"
+    fi
+    if [ -f "$out/run/best/adapter.safetensors" ]; then
+        cp "$out/run/best/adapter.safetensors" "$out/run/best/adapter.json" "$record/"
+    fi
+    echo "campaign: recorded the log, the carry and the best adapter in $record" >&2
+fi
+exit "$status"

@@ -113,6 +113,11 @@ def parse_args(argv=None):
                         help="resume a checkpoint made with a shorter --max-steps (a finished run "
                              "included): training goes on from its step, the cosine stretched to the "
                              "new length from where the run stands")
+    parser.add_argument("--carry-from", metavar="DIR",
+                        help="when OUT has no checkpoint, start from a carried state instead of step 0: "
+                             "a run's OUT/carry/ (its trained tensors, step, data position and random "
+                             "states: everything but the optimiser's moments, small enough to commit) or "
+                             "an adapter folder (OUT/best/, the weights and the data position of its step)")
     parser.add_argument("--adopt-data", action="store_true",
                         help="resume a checkpoint made on other data (its digest differs): go on from "
                              "its step and data position; the log records the change")
@@ -183,11 +188,20 @@ def build(options, torch):
     return model, tokenizer_json, None
 
 
-def learning_rate(options, progress, step):
-    warmup = 20
-    if step < warmup:
-        return options.lr * (step + 1) / warmup
-    return options.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+WARMUP = 20
+
+
+def learning_rate(options, progress, step, rewarm_from=None):
+    """Linear warm-up over the first steps, then cosine to a tenth. A run
+    carried without its optimiser's moments (`--carry-from`) warms up again
+    from the step it was carried at: Adam's first steps on fresh moments
+    are as large as a new run's."""
+    if step < WARMUP:
+        return options.lr * (step + 1) / WARMUP
+    rate = options.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+    if rewarm_from is not None and step - rewarm_from < WARMUP:
+        rate *= (step - rewarm_from + 1) / WARMUP
+    return rate
 
 
 def data_digest(data_dir):
@@ -329,9 +343,10 @@ def main(argv=None):
     state = {"step": 0, "batches": 0, "tokens": 0, "target_tokens": 0, "elapsed": 0.0,
              "best_exact": None, "best_step": None}
     adopted = None
+    carried = None
     if os.path.exists(checkpoint_path):
         saved = torch.load(checkpoint_path, map_location=device, weights_only=False)
-        mismatch = [key for key in FIXED if saved["options"].get(key) != vars(options).get(key)]
+        mismatch = settings_mismatch(saved["options"], options, saved.get("world", 1), dist.world)
         extended = None
         if options.extend and "max_steps" in mismatch:
             before = saved["options"].get("max_steps")
@@ -341,8 +356,6 @@ def main(argv=None):
             mismatch.remove("max_steps")
             extended = {"step": saved["state"]["step"], "from_max_steps": before,
                         "to_max_steps": options.max_steps}
-        if saved.get("world", 1) != dist.world:
-            mismatch.append("number of processes (%d, now %d)" % (saved.get("world", 1), dist.world))
         if mismatch:
             raise SystemExit("%s was made with other settings (%s): use another --out or the same settings"
                              % (checkpoint_path, ", ".join(mismatch)))
@@ -381,6 +394,13 @@ def main(argv=None):
             # records: it says nothing about the new ones. The adopted
             # model is scored on them first (below), as the one to beat.
             state["best_exact"], state["best_step"] = None, None
+    elif options.carry_from:
+        carried = carry_in(options, model, base_vocab, names, state, digest, dist.world, torch)
+        if dist.main:
+            print("train: carried in from %s at step %d (%s; the optimiser starts afresh)"
+                  % (options.carry_from, state["step"], carried["from"]), file=sys.stderr)
+            with open(log_path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"carried": carried}) + "\n")
     elif dist.main:
         open(log_path, "w").close()
 
@@ -388,14 +408,17 @@ def main(argv=None):
         if not dist.main:
             return
         parameters = dict(model.named_parameters())
+        trained_tensors = {name: parameters[name].detach().cpu() for name in names}
         payload = {"options": vars(options), "state": dict(state), "optimizer": optimizer.state_dict(),
-                   "trainable": {name: parameters[name].detach().cpu() for name in names},
+                   "trainable": trained_tensors,
                    "rng": torch.get_rng_state(), "python_rng": random.getstate(),
                    "cuda_rng": torch.cuda.get_rng_state() if device.startswith("cuda") else None,
                    "data_digest": digest, "world": dist.world}
         temporary = checkpoint_path + ".partial"
         torch.save(payload, temporary)
         os.replace(temporary, checkpoint_path)
+        write_carry(os.path.join(options.out, "carry"), options, state, trained_tensors, digest, dist.world,
+                    torch)
 
     def log(entry):
         if dist.main:
@@ -457,11 +480,14 @@ def main(argv=None):
             return state["step"] / options.max_steps
         return (time.time() - started) / budget
 
-    if (state["step"] == 0 or adopted is not None) and dist.main:
+    carried_adapter = carried is not None and carried["from"] == "adapter"
+    if (state["step"] == 0 or adopted is not None or carried_adapter) and dist.main:
         entry = {"step": state["step"], "tokens": state["tokens"], "elapsed": round(state["elapsed"], 1),
                  "action_cosines": action_token_cosines(model, tokenizer)}
         if adopted is not None:
             entry["adopted_baseline"] = True
+        if carried_adapter:
+            entry["carried_baseline"] = True
         evaluate_and_keep_best(entry)
         log(entry)
     dist.barrier()
@@ -474,7 +500,7 @@ def main(argv=None):
         if stopping:
             interrupted = True
             break
-        lr = learning_rate(options, progress(), state["step"])
+        lr = learning_rate(options, progress(), state["step"], state.get("rewarm_from"))
         for param_group in optimizer.param_groups:
             param_group["lr"] = lr * param_group.get("lr_scale", 1.0)
         losses, step_tokens, step_targets = [], 0, 0
@@ -550,6 +576,129 @@ def main(argv=None):
             export(options, model, tokenizer_json, base_vocab, heldout, state)
     dist.close()
     return heldout
+
+
+def settings_mismatch(saved_options, options, saved_world, world):
+    """The fixed settings (and the number of processes) in which a saved
+    run differs from this one."""
+    mismatch = [key for key in FIXED if saved_options.get(key) != vars(options).get(key)]
+    if saved_world != world:
+        mismatch.append("number of processes (%d, now %d)" % (saved_world, world))
+    return mismatch
+
+
+def write_carry(folder, options, state, tensors, digest, world, torch):
+    """`OUT/carry/`: what a run needs to go on elsewhere, less the
+    optimiser's moments (twice the trained tensors' size: a Qwen run's
+    checkpoint is 106 MB, over what a Git host takes in one file, its carry
+    35 MB). `trainable.safetensors` holds the trained tensors under their
+    parameter names, `carry.json` the step, data position, settings, data
+    digest and random states. Written atomically beside every checkpoint."""
+    import shutil
+
+    import hf_files
+    import llama
+
+    temporary = folder + ".partial"
+    shutil.rmtree(temporary, ignore_errors=True)
+    os.makedirs(temporary)
+    llama.save_safetensors(os.path.join(temporary, "trainable.safetensors"), tensors)
+    version, internal, gauss = random.getstate()
+    hf_files.write_json(os.path.join(temporary, "carry.json"), {
+        "options": {key: vars(options).get(key) for key in FIXED}, "state": dict(state),
+        "data_digest": digest, "world": world,
+        "rng": torch.get_rng_state().tolist(), "python_rng": [version, list(internal), gauss],
+    })
+    old = folder + ".old"
+    shutil.rmtree(old, ignore_errors=True)
+    if os.path.isdir(folder):
+        os.replace(folder, old)
+    os.replace(temporary, folder)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def carry_in(options, model, base_vocab, names, state, digest, world, torch):
+    """Starts this run from `--carry-from DIR` (see its help): the trained
+    tensors exactly, the step and data position (so the schedule and the
+    batches go on where the carried run stopped), and, from a carry, the
+    random states. The optimiser's moments start at zero, and the learning
+    rate warms up again over `WARMUP` steps. Returns what the log records."""
+    import llama
+
+    folder = options.carry_from
+    carry_file, adapter_file = os.path.join(folder, "carry.json"), os.path.join(folder, "adapter.json")
+    parameters = dict(model.named_parameters())
+    if os.path.exists(carry_file):
+        with open(carry_file, encoding="utf-8") as handle:
+            saved = json.load(handle)
+        mismatch = settings_mismatch(saved["options"], options, saved.get("world", 1), world)
+        if mismatch:
+            raise SystemExit("%s was made with other settings (%s)" % (folder, ", ".join(mismatch)))
+        if saved.get("data_digest") != digest and not options.adopt_data:
+            raise SystemExit("%s was trained on other data than %s (the shards' digest differs): "
+                             "regenerate the same dataset or --adopt-data" % (folder, options.data))
+        tensors = llama.load_safetensors(os.path.join(folder, "trainable.safetensors"))
+        if sorted(tensors) != sorted(names):
+            raise SystemExit("%s holds other tensors than this run trains" % folder)
+        with torch.no_grad():
+            for name, tensor in tensors.items():
+                parameters[name].copy_(tensor)
+        state.update(saved["state"])
+        torch.set_rng_state(torch.tensor(saved["rng"], dtype=torch.uint8))
+        version, internal, gauss = saved["python_rng"]
+        random.setstate((version, tuple(internal), gauss))
+        source = "carry"
+    elif os.path.exists(adapter_file):
+        with open(adapter_file, encoding="utf-8") as handle:
+            meta = json.load(handle)
+        expected = {"init": options.init, "rank": options.lora, "alpha": options.lora_alpha,
+                    "base_vocab": base_vocab, "vocab_size": model.config.vocab_size}
+        differs = [key for key, value in expected.items() if meta.get(key) != value]
+        if differs:
+            raise SystemExit("%s is an adapter for other settings (%s)" % (folder, ", ".join(differs)))
+        tensors = llama.load_safetensors(os.path.join(folder, "adapter.safetensors"))
+        put_adapter(model, tensors, base_vocab, folder, torch)
+        training = meta.get("training") or {}
+        step = int(training.get("steps") or 0)
+        state.update(step=step, batches=step * world * options.accumulate,
+                     tokens=int(training.get("tokens") or 0),
+                     target_tokens=int(training.get("target_tokens") or 0),
+                     elapsed=float(training.get("minutes") or 0.0) * 60,
+                     # Scored again on this run's held-out records first
+                     # (an adapter does not say which data it was read on).
+                     best_exact=None, best_step=None)
+        # An adapter keeps no random states: they start from the seed and
+        # the step, the same on every machine.
+        random.seed(options.seed * 1_000_003 + step)
+        torch.manual_seed(options.seed * 1_000_003 + step)
+        source = "adapter"
+    else:
+        raise SystemExit("--carry-from %s: neither a run's carry/ (carry.json) nor an adapter (adapter.json)"
+                         % folder)
+    state["rewarm_from"] = state["step"]
+    return {"from": source, "folder": os.path.abspath(folder), "step": state["step"],
+            "batches": state["batches"], "tokens": state["tokens"]}
+
+
+def put_adapter(model, tensors, base_vocab, folder, torch):
+    """Writes an adapter's tensors (`write_adapter`'s names) into the
+    model's trainable parameters, and checks that they took."""
+    rows = (base_vocab, model.config.vocab_size)
+    current = model.adapter_state_dict(trained_rows=rows)
+    if sorted(current) != sorted(tensors):
+        raise SystemExit("%s holds other tensors than this run trains" % folder)
+    targets = {"new_rows.embed_tokens": model.model.embed_tokens, "new_rows.lm_head": model.lm_head}
+    with torch.no_grad():
+        for name, tensor in tensors.items():
+            if name in targets:
+                targets[name].new_rows.copy_(tensor)
+            else:
+                # adapter_state_dict's LoRA tensors share the parameters' storage.
+                current[name].copy_(tensor)
+    after = model.adapter_state_dict(trained_rows=rows)
+    for name, tensor in tensors.items():
+        if not torch.equal(after[name].cpu(), tensor):
+            raise SystemExit("%s: %s did not load into the model" % (folder, name))
 
 
 def training_summary(options, state, heldout_exact):

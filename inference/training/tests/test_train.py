@@ -206,6 +206,46 @@ class Resume(unittest.TestCase):
         again = run(train_command(other, out, self.tokenizer, "--max-steps", "30", "--eval-every", "100"))
         self.assertNotIn("other settings", again.stderr)
 
+    def test_a_run_carried_elsewhere_goes_on_from_its_weights_and_data_position(self):
+        import torch
+        import train
+
+        whole = self.out("carry-whole")
+        run(train_command(self.data, whole, self.tokenizer, "--max-steps", "40", "--eval-every", "100"))
+        first = self.out("carry-first")
+        run(train_command(self.data, first, self.tokenizer, "--max-steps", "40", "--eval-every", "100",
+                          "--session-steps", "25"))
+        carry = os.path.join(first, "carry")
+        self.assertEqual(sorted(os.listdir(carry)), ["carry.json", "trainable.safetensors"])
+        # Another machine: only the carry folder travels (no checkpoint.pt).
+        elsewhere = self.out("carry-elsewhere")
+        carried = run(train_command(self.data, elsewhere, self.tokenizer, "--max-steps", "40",
+                                    "--eval-every", "100", "--carry-from", carry))
+        self.assertIn("carried in from %s at step 25" % carry, carried.stderr)
+        end = trained(elsewhere)
+        self.assertEqual(end["state"]["step"], 40)
+        self.assertEqual(end["state"]["batches"], trained(whole)["state"]["batches"])
+        self.assertEqual(end["state"]["tokens"], trained(whole)["state"]["tokens"])
+        # Step 26's loss is read before its update, with the weights of step
+        # 25 on the batch of step 26: exactly the uninterrupted run's.
+        self.assertEqual(dict(losses(elsewhere))[26], dict(losses(whole))[26])
+        # After it the optimiser's fresh moments and the second warm-up
+        # make the runs differ, and the log says why.
+        with open(os.path.join(elsewhere, "log.jsonl"), encoding="utf-8") as handle:
+            entries = [json.loads(line) for line in handle]
+        self.assertEqual([entry["carried"]["step"] for entry in entries if "carried" in entry], [25])
+        rates = {entry["step"]: entry["lr"] for entry in entries if "lr" in entry}
+        schedule = types.SimpleNamespace(lr=end["options"]["lr"])
+        self.assertAlmostEqual(rates[26], train.learning_rate(schedule, 25 / 40, 25, rewarm_from=25))
+        self.assertLess(rates[26], train.learning_rate(schedule, 25 / 40, 25))
+        self.assertFalse(all(torch.equal(a, trained(whole)["trainable"][name])
+                             for name, a in end["trainable"].items()))
+        refused = subprocess.run(train_command(self.data, self.out("carry-refused"), self.tokenizer,
+                                               "--max-steps", "40", "--lr", "0.5", "--carry-from", carry),
+                                 capture_output=True, text=True)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("other settings (lr)", refused.stderr)
+
     def test_two_processes_under_torchrun_train_what_one_accumulating_process_trains(self):
         one = self.out("one-process")
         run(train_command(self.data, one, self.tokenizer, "--max-steps", "4", "--eval-every", "100",
