@@ -17,12 +17,12 @@ pub mod value;
 
 use std::time::{Duration, Instant};
 
-use ndb_grammar::locate::{find_function, function_spans};
+use ndb_grammar::locate::{find_function, function_spans, FunctionSpan};
 use ndb_grammar::ExitStatus;
 
 use crate::debugger::{Cancel, DebugError, Debugger, TracerDebugger};
 use crate::ops;
-use crate::python::syntax::ParameterKind;
+use crate::python::syntax::{Parameter, ParameterKind};
 use crate::tracer::trace_source;
 use value::{parse_arguments, parse_literal, Ingredients, Kind, Value};
 
@@ -303,6 +303,104 @@ impl Candidate {
     }
 }
 
+/// The output asked for, read as a Python literal.
+fn wanted_output(request: &Request) -> Result<Option<Value>, SuggestError> {
+    request
+        .output
+        .as_ref()
+        .map(|text| {
+            parse_literal(text).map_err(|error| SuggestError::OutputNotLiteral {
+                text: text.clone(),
+                reason: error.to_string(),
+            })
+        })
+        .transpose()
+}
+
+/// The first candidates: the calls the file itself makes (its doctests
+/// included) and the caller's seeds.
+fn queue_known_calls(search: &mut Search, source: &str, request: &Request) {
+    for (arguments, doctest) in source::calls_in_source(source, &request.function) {
+        let origin = if doctest {
+            Origin::Doctest
+        } else {
+            Origin::CallInFile
+        };
+        search.push(arguments, origin, 0, None);
+    }
+    for seed in &request.seeds {
+        search.push(seed.input.clone(), seed.origin.clone(), 0, None);
+    }
+}
+
+/// The candidates made from the output: the output as it is, then with the
+/// body's growth of a list or a common transformation undone, then the rest
+/// of the pools. Returns what the output and the function's literals offer,
+/// for the type-directed edits later.
+fn queue_pools(
+    search: &mut Search,
+    source: &str,
+    span: &FunctionSpan,
+    parameters: &[Parameter],
+    wanted: &Value,
+) -> Ingredients {
+    let positional: Vec<String> = parameters
+        .iter()
+        .filter(|p| p.kind == ParameterKind::Positional)
+        .map(|p| p.name.clone())
+        .collect();
+    let arity = positional.len().max(1);
+    let hints = source::type_hints(source, span, &positional);
+    let literals = source::literals(source, span);
+    let found = Ingredients::new(wanted, &literals);
+    let initial = initial_candidates(wanted, arity, &hints, &literals);
+    let derived = initial
+        .first()
+        .map(|base| derived_candidates(wanted, base, &hints, &found.strings))
+        .unwrap_or_default();
+    let growths = source::list_growths(source, span, &positional);
+    let ungrown = initial
+        .first()
+        .map(|base| ungrown_candidates(wanted, base, &growths))
+        .unwrap_or_default();
+    let keys_taken_out = initial
+        .first()
+        .map(|base| dict_ungrown(wanted, base, &hints))
+        .unwrap_or_default();
+    let mut initial = initial.into_iter();
+    for arguments in initial.by_ref().take(1) {
+        let origin = first_round_origin(wanted, &arguments);
+        let position = arguments.iter().position(|a| a == wanted);
+        if search.push_values(arguments, origin) {
+            search.probing = position
+                .filter(|_| matches!(wanted, Value::Str(_) | Value::List(_)))
+                .map(|position| Probing {
+                    base: search.candidates.len() - 1,
+                    position,
+                    started: false,
+                    runs: Vec::new(),
+                });
+        }
+    }
+    for (arguments, how) in ungrown {
+        search.push_values(arguments, Origin::Derived(how));
+    }
+    for (arguments, how) in keys_taken_out {
+        search.push_values(arguments, Origin::Derived(how));
+    }
+    if let Some(arguments) = spread_items(wanted, arity, &hints) {
+        search.push_values(arguments, Origin::Generated);
+    }
+    for (arguments, how) in derived {
+        search.push_values(arguments, Origin::Derived(how));
+    }
+    for arguments in initial {
+        let origin = first_round_origin(wanted, &arguments);
+        search.push_values(arguments, origin);
+    }
+    found
+}
+
 /// Suggests inputs of `request.function` in `source`. `model` proposes
 /// candidates (skipped when `None` or `request.samples` is 0); `runner`,
 /// when running is allowed, confirms them by real runs and makes the search
@@ -323,17 +421,7 @@ pub fn suggest(
     if parameters.is_empty() {
         return Err(SuggestError::NoParameters(request.function.clone()));
     }
-    let wanted = match &request.output {
-        Some(text) => {
-            Some(
-                parse_literal(text).map_err(|error| SuggestError::OutputNotLiteral {
-                    text: text.clone(),
-                    reason: error.to_string(),
-                })?,
-            )
-        }
-        None => None,
-    };
+    let wanted = wanted_output(request)?;
     let model = model.filter(|_| request.samples > 0);
     if model.is_none() && runner.is_none() {
         return Err(SuggestError::NoSource);
@@ -388,76 +476,9 @@ pub fn suggest(
             let searching = request.search && wanted.is_some();
             let mut ingredients = None;
             if searching {
-                for (arguments, doctest) in source::calls_in_source(source, &request.function) {
-                    let origin = if doctest {
-                        Origin::Doctest
-                    } else {
-                        Origin::CallInFile
-                    };
-                    search.push(arguments, origin, 0, None);
-                }
-                for seed in &request.seeds {
-                    search.push(seed.input.clone(), seed.origin.clone(), 0, None);
-                }
-                let positional: Vec<String> = parameters
-                    .iter()
-                    .filter(|p| p.kind == ParameterKind::Positional)
-                    .map(|p| p.name.clone())
-                    .collect();
-                let arity = positional.len().max(1);
-                let hints = source::type_hints(source, span, &positional);
-                let literals = source::literals(source, span);
+                queue_known_calls(&mut search, source, request);
                 if let Some(wanted) = &wanted {
-                    let found = Ingredients::new(wanted, &literals);
-                    let initial = initial_candidates(wanted, arity, &hints, &literals);
-                    let derived = initial
-                        .first()
-                        .map(|base| derived_candidates(wanted, base, &hints, &found.strings))
-                        .unwrap_or_default();
-                    let growths = source::list_growths(source, span, &positional);
-                    let ungrown = initial
-                        .first()
-                        .map(|base| ungrown_candidates(wanted, base, &growths))
-                        .unwrap_or_default();
-                    let keys_taken_out = initial
-                        .first()
-                        .map(|base| dict_ungrown(wanted, base, &hints))
-                        .unwrap_or_default();
-                    // The output as it is, then the output with the body's
-                    // growth of a list or a common transformation undone,
-                    // then the rest of the pools.
-                    let mut initial = initial.into_iter();
-                    for arguments in initial.by_ref().take(1) {
-                        let origin = first_round_origin(wanted, &arguments);
-                        let position = arguments.iter().position(|a| a == wanted);
-                        if search.push_values(arguments, origin) {
-                            search.probing = position
-                                .filter(|_| matches!(wanted, Value::Str(_) | Value::List(_)))
-                                .map(|position| Probing {
-                                    base: search.candidates.len() - 1,
-                                    position,
-                                    started: false,
-                                    runs: Vec::new(),
-                                });
-                        }
-                    }
-                    for (arguments, how) in ungrown {
-                        search.push_values(arguments, Origin::Derived(how));
-                    }
-                    for (arguments, how) in keys_taken_out {
-                        search.push_values(arguments, Origin::Derived(how));
-                    }
-                    if let Some(arguments) = spread_items(wanted, arity, &hints) {
-                        search.push_values(arguments, Origin::Generated);
-                    }
-                    for (arguments, how) in derived {
-                        search.push_values(arguments, Origin::Derived(how));
-                    }
-                    for arguments in initial {
-                        let origin = first_round_origin(wanted, &arguments);
-                        search.push_values(arguments, origin);
-                    }
-                    ingredients = Some(found);
+                    ingredients = Some(queue_pools(&mut search, source, span, &parameters, wanted));
                 }
             }
             if !searching {

@@ -964,97 +964,17 @@ const MAX_INVERSES: usize = 24;
 /// tried as what a split cut at. Most useful first; duplicates and the
 /// output itself left out.
 pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
-    let mut out: Vec<(Value, String)> = Vec::new();
-    let mut push = |value: Value, how: String| {
-        if &value != wanted && !out.iter().any(|(v, _)| v == &value) {
-            out.push((value, how));
-        }
-    };
-    let ints = |items: &[Value]| -> Option<Vec<i128>> {
-        items
-            .iter()
-            .map(|item| match item {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect()
-    };
-    let texts = |items: &[Value]| -> Option<Vec<String>> {
-        items
-            .iter()
-            .map(|item| match item {
-                Value::Str(text) => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
+    let mut found = Inverses {
+        wanted,
+        out: Vec::new(),
     };
     // Short literals only: what a split cuts at or a padding repeats.
     let short: Vec<&String> = separators
         .iter()
         .filter(|s| !s.is_empty() && s.chars().count() <= 3)
         .collect();
-    let mut joiners: Vec<String> = vec![String::new(), " ".into(), ",".into()];
-    for &separator in &short {
-        if !joiners.contains(separator) {
-            joiners.insert(joiners.len().min(1), separator.clone());
-        }
-    }
-    joiners.truncate(5);
     match wanted {
-        Value::Str(text) => {
-            push(Value::Str(text.chars().rev().collect()), "reversed".into());
-            push(Value::Str(text.to_lowercase()), "in lower case".into());
-            push(Value::Str(text.to_uppercase()), "in upper case".into());
-            // `MakeItSo`: the words a title-casing join ran together.
-            let chars: Vec<char> = text.chars().collect();
-            let humps = chars.iter().skip(1).filter(|c| c.is_uppercase()).count();
-            if humps > 0 && !text.contains(char::is_whitespace) && chars.len() <= MAX_COMPARED {
-                let mut words = String::new();
-                for (index, &c) in chars.iter().enumerate() {
-                    if index > 0 && c.is_uppercase() {
-                        words.push(' ');
-                    }
-                    words.push(c);
-                }
-                push(
-                    Value::Str(words.to_lowercase()),
-                    "its words apart, in lower case".into(),
-                );
-            }
-            push(
-                Value::List(
-                    text.split_whitespace()
-                        .map(|w| Value::Str(w.into()))
-                        .collect(),
-                ),
-                "split into words".into(),
-            );
-            push(
-                Value::List(wanted.elements()),
-                "as a list of characters".into(),
-            );
-            for separator in &short {
-                let pad: Vec<char> = separator.chars().collect();
-                let stripped = text.trim_matches(pad.as_slice());
-                push(
-                    Value::Str(stripped.into()),
-                    format!("stripped of {}", python_str(separator)),
-                );
-                push(
-                    Value::Str(text.replace(separator.as_str(), "")),
-                    format!("without {}", python_str(separator)),
-                );
-            }
-            if let Ok(n) = text.trim().parse::<i128>() {
-                push(Value::Int(n), "as a number".into());
-            }
-            let bits = text.trim_start_matches("0b");
-            if !bits.is_empty() && bits.len() <= 64 && bits.chars().all(|c| c == '0' || c == '1') {
-                if let Ok(n) = i128::from_str_radix(bits, 2) {
-                    push(Value::Int(n), "as a binary number".into());
-                }
-            }
-        }
+        Value::Str(text) => found.of_text(text, &short),
         Value::List(items) | Value::Tuple(items) => {
             let kind = if matches!(wanted, Value::Tuple(_)) {
                 "tuple"
@@ -1062,263 +982,387 @@ pub fn inverses(wanted: &Value, separators: &[String]) -> Vec<(Value, String)> {
                 "list"
             };
             if let Some(parts) = texts(items) {
-                for joiner in &joiners {
-                    push(
-                        Value::Str(parts.join(joiner)),
-                        format!("joined with {}", python_str(joiner)),
-                    );
-                }
-                let reversed: Vec<String> = parts.iter().rev().cloned().collect();
-                for joiner in joiners.iter().take(3) {
-                    push(
-                        Value::Str(reversed.join(joiner)),
-                        format!("reversed, joined with {}", python_str(joiner)),
-                    );
-                }
+                found.joined(&parts, &joiners(&short));
             }
-            if let Some(numbers) = ints(items) {
-                if !numbers.is_empty() {
-                    if numbers.iter().all(|n| (0..=9).contains(n)) && numbers.len() <= 18 {
-                        let digits: String = numbers.iter().map(|n| n.to_string()).collect();
-                        let reversed: String = digits.chars().rev().collect();
-                        for (text, how) in [(reversed, "digits, reversed"), (digits, "digits")] {
-                            if let Ok(n) = text.parse::<i128>() {
-                                push(Value::Int(n), format!("as the number of its {how}"));
-                            }
-                        }
-                    }
-                    let last = *numbers.last().unwrap_or(&0);
-                    let max = numbers.iter().copied().max().unwrap_or(0);
-                    push(Value::Int(max), "its largest item".into());
-                    push(Value::Int(last), "its last item".into());
-                    push(
-                        Value::Int(numbers.iter().fold(0i128, |a, &n| a.saturating_add(n))),
-                        "its sum".into(),
-                    );
-                    let mut previous = 0;
-                    let differences: Vec<Value> = numbers
-                        .iter()
-                        .map(|&n| {
-                            let step = n.saturating_sub(previous);
-                            previous = n;
-                            Value::Int(step)
-                        })
-                        .collect();
-                    push(
-                        Value::List(differences),
-                        "as steps (undoing a running sum)".into(),
-                    );
-                    let mut total: i128 = 0;
-                    let sums: Vec<Value> = numbers
-                        .iter()
-                        .map(|&n| {
-                            total = total.saturating_add(n);
-                            Value::Int(total)
-                        })
-                        .collect();
-                    let mut from_zero = vec![Value::Int(0)];
-                    from_zero.extend(sums.iter().cloned());
-                    push(
-                        Value::List(sums),
-                        "as running sums (undoing differences)".into(),
-                    );
-                    push(
-                        Value::List(from_zero),
-                        "as running sums from 0 (undoing differences)".into(),
-                    );
-                }
+            if let Some(numbers) = ints(items).filter(|numbers| !numbers.is_empty()) {
+                found.of_numbers(&numbers);
             }
-            let mut reversed = items.clone();
-            reversed.reverse();
-            push(Value::List(reversed), "reversed".into());
-            if items.len() > 1 {
-                push(
-                    Value::List(items[..items.len() - 1].to_vec()),
-                    "without its last item".into(),
-                );
-                push(
-                    Value::List(items[1..].to_vec()),
-                    "without its first item".into(),
-                );
-            }
-            if items
-                .iter()
-                .all(|item| matches!(item, Value::List(_) | Value::Tuple(_)))
-                && !items.is_empty()
-            {
-                let rows: Vec<Vec<Value>> = items.iter().map(Value::elements).collect();
-                let width = rows[0].len();
-                if width > 0 && rows.iter().all(|row| row.len() == width) {
-                    let columns: Vec<Value> = (0..width)
-                        .map(|column| {
-                            Value::List(rows.iter().map(|row| row[column].clone()).collect())
-                        })
-                        .collect();
-                    push(Value::List(columns), "transposed".into());
-                }
-                let flat: Vec<Value> = items.iter().flat_map(Value::elements).collect();
-                push(Value::List(flat), "flattened".into());
-                let pairs: Option<Vec<(Value, Value)>> = items
-                    .iter()
-                    .map(|item| match item.elements().as_slice() {
-                        [key, value] if is_hashable(key) => Some((key.clone(), value.clone())),
-                        _ => None,
-                    })
-                    .collect();
-                if let Some(pairs) = pairs {
-                    let mut reversed = pairs.clone();
-                    reversed.reverse();
-                    push(
-                        Value::Dict(pairs),
-                        format!("as a dict of its pairs ({kind} of items)"),
-                    );
-                    push(
-                        Value::Dict(reversed),
-                        format!("as a dict of its pairs, reversed ({kind} of popped items)"),
-                    );
-                }
-            }
-            // `(text, n)` or `(n, text)` split off one string: the number
-            // written next to the text, or a one-character literal
-            // repeated n times (what a strip or a count took off).
-            if let [first, second] = items.as_slice() {
-                let pair = match (first, second) {
-                    (Value::Str(text), Value::Int(n)) | (Value::Int(n), Value::Str(text)) => {
-                        Some((text.clone(), *n))
-                    }
-                    _ => None,
-                };
-                if let Some((text, n)) = pair {
-                    let number_first = matches!(first, Value::Int(_));
-                    let joined = if number_first {
-                        format!("{n}{text}")
-                    } else {
-                        format!("{text}{n}")
-                    };
-                    push(
-                        Value::Str(joined),
-                        "its text and number written together".into(),
-                    );
-                    if (1..=20).contains(&n) {
-                        for pad in separators.iter().filter(|s| s.chars().count() == 1).take(2) {
-                            let padding = pad.repeat(n as usize);
-                            push(
-                                Value::Str(format!("{padding}{text}")),
-                                format!("its text after {} {n} times", python_str(pad)),
-                            );
-                            push(
-                                Value::Str(format!("{text}{padding}")),
-                                format!("its text before {} {n} times", python_str(pad)),
-                            );
-                        }
-                    }
-                }
-            }
-            push(
-                Value::List(vec![wanted.clone()]),
-                format!("in a list (undoing a flatten of the {kind})"),
-            );
-            if matches!(wanted, Value::Tuple(_)) {
-                push(Value::List(items.clone()), "as a list".into());
-            }
-            if items.iter().all(is_hashable) && !items.is_empty() {
-                let indexed: Vec<(Value, Value)> = items
-                    .iter()
-                    .enumerate()
-                    .map(|(index, item)| (item.clone(), Value::Int(index as i128)))
-                    .collect();
-                push(Value::Dict(indexed), "as keys numbered in order".into());
-            }
+            found.of_sequence(items);
+            found.of_nested(items, kind);
+            found.of_text_and_number(items, separators);
+            found.of_sequence_as_a_whole(items, kind);
         }
-        Value::Dict(pairs) => {
-            let counts: Option<Vec<(String, i128)>> = pairs
-                .iter()
-                .map(|(key, value)| match (key, value) {
-                    (Value::Str(text), Value::Int(n)) if (0..=20).contains(n) => {
-                        Some((text.clone(), *n))
-                    }
-                    _ => None,
-                })
-                .collect();
-            if let Some(counts) = counts {
-                let text: String = counts.iter().map(|(k, n)| k.repeat(*n as usize)).collect();
-                push(Value::Str(text), "each key repeated by its count".into());
-                let items: Vec<Value> = counts
-                    .iter()
-                    .flat_map(|(k, n)| std::iter::repeat_n(Value::Str(k.clone()), *n as usize))
-                    .collect();
-                push(Value::List(items), "each key listed by its count".into());
-            }
-            let keys: Vec<Value> = pairs.iter().map(|(k, _)| k.clone()).collect();
-            let values: Vec<Value> = pairs.iter().map(|(_, v)| v.clone()).collect();
-            let items: Vec<Value> = pairs
-                .iter()
-                .map(|(k, v)| Value::Tuple(vec![k.clone(), v.clone()]))
-                .collect();
-            push(
-                Value::List(items),
-                "as its list of (key, value) pairs".into(),
-            );
-            let spread: Vec<Value> = pairs
-                .iter()
-                .flat_map(|(k, v)| match v {
-                    Value::List(values) => values
-                        .iter()
-                        .map(|v| Value::Tuple(vec![k.clone(), v.clone()]))
-                        .collect(),
-                    other => vec![Value::Tuple(vec![k.clone(), other.clone()])],
-                })
-                .collect();
-            push(
-                Value::List(spread),
-                "as (key, item) pairs of its lists".into(),
-            );
-            // `{1: ['x', 'z'], 2: ['y']}`: a grouping of keys by value,
-            // undone.
-            let grouped: Option<Vec<(Value, Value)>> = pairs
-                .iter()
-                .map(|(key, value)| match value {
-                    Value::List(members) if members.iter().all(is_hashable) => Some(
-                        members
-                            .iter()
-                            .map(|member| (member.clone(), key.clone()))
-                            .collect::<Vec<_>>(),
-                    ),
-                    _ => None,
-                })
-                .collect::<Option<Vec<Vec<_>>>>()
-                .map(|groups| groups.into_iter().flatten().collect());
-            if let Some(grouped) = grouped.filter(|g| !g.is_empty()) {
-                push(
-                    Value::Dict(grouped),
-                    "ungrouped (each item keyed to its group)".into(),
-                );
-            }
-            push(Value::List(keys), "its keys".into());
-            if values.iter().all(is_hashable) {
-                let inverted: Vec<(Value, Value)> =
-                    pairs.iter().map(|(k, v)| (v.clone(), k.clone())).collect();
-                push(Value::Dict(inverted), "keys and values swapped".into());
-            }
-            push(Value::List(values), "its values".into());
-        }
-        Value::Int(n) => {
-            push(Value::Str(n.to_string()), "as text".into());
-            let digits: Vec<Value> = n
-                .unsigned_abs()
-                .to_string()
-                .chars()
-                .map(|c| Value::Int(c as i128 - '0' as i128))
-                .collect();
-            push(Value::List(digits), "as a list of its digits".into());
-            push(Value::Int(n.saturating_sub(1)), "minus one".into());
-            push(Value::Int(n.saturating_add(1)), "plus one".into());
-            push(Value::Int(n.saturating_neg()), "negated".into());
-        }
+        Value::Dict(pairs) => found.of_dict(pairs),
+        Value::Int(n) => found.of_int(*n),
         _ => {}
     }
+    let mut out = found.out;
     out.truncate(MAX_INVERSES);
     out
+}
+
+/// The proposals of [`inverses`] so far, in order, without duplicates or
+/// the output itself. Each method is one family of transformations undone.
+struct Inverses<'a> {
+    wanted: &'a Value,
+    out: Vec<(Value, String)>,
+}
+
+/// Every item an int, or `None`.
+fn ints(items: &[Value]) -> Option<Vec<i128>> {
+    items
+        .iter()
+        .map(|item| match item {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every item a string, or `None`.
+fn texts(items: &[Value]) -> Option<Vec<String>> {
+    items
+        .iter()
+        .map(|item| match item {
+            Value::Str(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What a join may have put between parts: nothing, a space, a comma and
+/// the function's short literals (at most five).
+fn joiners(short: &[&String]) -> Vec<String> {
+    let mut joiners: Vec<String> = vec![String::new(), " ".into(), ",".into()];
+    for &separator in short {
+        if !joiners.contains(separator) {
+            joiners.insert(joiners.len().min(1), separator.clone());
+        }
+    }
+    joiners.truncate(5);
+    joiners
+}
+
+impl Inverses<'_> {
+    fn push(&mut self, value: Value, how: impl Into<String>) {
+        if &value != self.wanted && !self.out.iter().any(|(v, _)| v == &value) {
+            self.out.push((value, how.into()));
+        }
+    }
+
+    /// A string: reversed, recased, its words apart, split, stripped, read
+    /// as a number.
+    fn of_text(&mut self, text: &str, short: &[&String]) {
+        self.push(Value::Str(text.chars().rev().collect()), "reversed");
+        self.push(Value::Str(text.to_lowercase()), "in lower case");
+        self.push(Value::Str(text.to_uppercase()), "in upper case");
+        // `MakeItSo`: the words a title-casing join ran together.
+        let chars: Vec<char> = text.chars().collect();
+        let humps = chars.iter().skip(1).filter(|c| c.is_uppercase()).count();
+        if humps > 0 && !text.contains(char::is_whitespace) && chars.len() <= MAX_COMPARED {
+            let mut words = String::new();
+            for (index, &c) in chars.iter().enumerate() {
+                if index > 0 && c.is_uppercase() {
+                    words.push(' ');
+                }
+                words.push(c);
+            }
+            self.push(
+                Value::Str(words.to_lowercase()),
+                "its words apart, in lower case",
+            );
+        }
+        self.push(
+            Value::List(
+                text.split_whitespace()
+                    .map(|w| Value::Str(w.into()))
+                    .collect(),
+            ),
+            "split into words",
+        );
+        self.push(
+            Value::List(self.wanted.elements()),
+            "as a list of characters",
+        );
+        for separator in short {
+            let pad: Vec<char> = separator.chars().collect();
+            let stripped = text.trim_matches(pad.as_slice());
+            self.push(
+                Value::Str(stripped.into()),
+                format!("stripped of {}", python_str(separator)),
+            );
+            self.push(
+                Value::Str(text.replace(separator.as_str(), "")),
+                format!("without {}", python_str(separator)),
+            );
+        }
+        if let Ok(n) = text.trim().parse::<i128>() {
+            self.push(Value::Int(n), "as a number");
+        }
+        let bits = text.trim_start_matches("0b");
+        if !bits.is_empty() && bits.len() <= 64 && bits.chars().all(|c| c == '0' || c == '1') {
+            if let Ok(n) = i128::from_str_radix(bits, 2) {
+                self.push(Value::Int(n), "as a binary number");
+            }
+        }
+    }
+
+    /// A sequence of strings: joined (forwards and reversed) with each
+    /// joiner.
+    fn joined(&mut self, parts: &[String], joiners: &[String]) {
+        for joiner in joiners {
+            self.push(
+                Value::Str(parts.join(joiner)),
+                format!("joined with {}", python_str(joiner)),
+            );
+        }
+        let reversed: Vec<String> = parts.iter().rev().cloned().collect();
+        for joiner in joiners.iter().take(3) {
+            self.push(
+                Value::Str(reversed.join(joiner)),
+                format!("reversed, joined with {}", python_str(joiner)),
+            );
+        }
+    }
+
+    /// A sequence of ints: its digits as a number, its largest and last
+    /// item, its sum, running sums and differences undone.
+    fn of_numbers(&mut self, numbers: &[i128]) {
+        if numbers.iter().all(|n| (0..=9).contains(n)) && numbers.len() <= 18 {
+            let digits: String = numbers.iter().map(|n| n.to_string()).collect();
+            let reversed: String = digits.chars().rev().collect();
+            for (text, how) in [(reversed, "digits, reversed"), (digits, "digits")] {
+                if let Ok(n) = text.parse::<i128>() {
+                    self.push(Value::Int(n), format!("as the number of its {how}"));
+                }
+            }
+        }
+        let last = *numbers.last().unwrap_or(&0);
+        let max = numbers.iter().copied().max().unwrap_or(0);
+        self.push(Value::Int(max), "its largest item");
+        self.push(Value::Int(last), "its last item");
+        self.push(
+            Value::Int(numbers.iter().fold(0i128, |a, &n| a.saturating_add(n))),
+            "its sum",
+        );
+        let mut previous = 0;
+        let differences: Vec<Value> = numbers
+            .iter()
+            .map(|&n| {
+                let step = n.saturating_sub(previous);
+                previous = n;
+                Value::Int(step)
+            })
+            .collect();
+        self.push(Value::List(differences), "as steps (undoing a running sum)");
+        let mut total: i128 = 0;
+        let sums: Vec<Value> = numbers
+            .iter()
+            .map(|&n| {
+                total = total.saturating_add(n);
+                Value::Int(total)
+            })
+            .collect();
+        let mut from_zero = vec![Value::Int(0)];
+        from_zero.extend(sums.iter().cloned());
+        self.push(Value::List(sums), "as running sums (undoing differences)");
+        self.push(
+            Value::List(from_zero),
+            "as running sums from 0 (undoing differences)",
+        );
+    }
+
+    /// Any sequence: reversed, without its last or first item.
+    fn of_sequence(&mut self, items: &[Value]) {
+        let mut reversed = items.to_vec();
+        reversed.reverse();
+        self.push(Value::List(reversed), "reversed");
+        if items.len() > 1 {
+            self.push(
+                Value::List(items[..items.len() - 1].to_vec()),
+                "without its last item",
+            );
+            self.push(Value::List(items[1..].to_vec()), "without its first item");
+        }
+    }
+
+    /// A sequence of sequences: transposed, flattened, and as the dict of
+    /// its pairs (forwards and reversed).
+    fn of_nested(&mut self, items: &[Value], kind: &str) {
+        if items.is_empty()
+            || !items
+                .iter()
+                .all(|item| matches!(item, Value::List(_) | Value::Tuple(_)))
+        {
+            return;
+        }
+        let rows: Vec<Vec<Value>> = items.iter().map(Value::elements).collect();
+        let width = rows[0].len();
+        if width > 0 && rows.iter().all(|row| row.len() == width) {
+            let columns: Vec<Value> = (0..width)
+                .map(|column| Value::List(rows.iter().map(|row| row[column].clone()).collect()))
+                .collect();
+            self.push(Value::List(columns), "transposed");
+        }
+        let flat: Vec<Value> = items.iter().flat_map(Value::elements).collect();
+        self.push(Value::List(flat), "flattened");
+        let pairs: Option<Vec<(Value, Value)>> = items
+            .iter()
+            .map(|item| match item.elements().as_slice() {
+                [key, value] if is_hashable(key) => Some((key.clone(), value.clone())),
+                _ => None,
+            })
+            .collect();
+        if let Some(pairs) = pairs {
+            let mut reversed = pairs.clone();
+            reversed.reverse();
+            self.push(
+                Value::Dict(pairs),
+                format!("as a dict of its pairs ({kind} of items)"),
+            );
+            self.push(
+                Value::Dict(reversed),
+                format!("as a dict of its pairs, reversed ({kind} of popped items)"),
+            );
+        }
+    }
+
+    /// `(text, n)` or `(n, text)` split off one string: the number written
+    /// next to the text, or a one-character literal repeated n times (what
+    /// a strip or a count took off).
+    fn of_text_and_number(&mut self, items: &[Value], separators: &[String]) {
+        let [first, second] = items else {
+            return;
+        };
+        let (text, n) = match (first, second) {
+            (Value::Str(text), Value::Int(n)) | (Value::Int(n), Value::Str(text)) => {
+                (text.clone(), *n)
+            }
+            _ => return,
+        };
+        let joined = if matches!(first, Value::Int(_)) {
+            format!("{n}{text}")
+        } else {
+            format!("{text}{n}")
+        };
+        self.push(Value::Str(joined), "its text and number written together");
+        if (1..=20).contains(&n) {
+            for pad in separators.iter().filter(|s| s.chars().count() == 1).take(2) {
+                let padding = pad.repeat(n as usize);
+                self.push(
+                    Value::Str(format!("{padding}{text}")),
+                    format!("its text after {} {n} times", python_str(pad)),
+                );
+                self.push(
+                    Value::Str(format!("{text}{padding}")),
+                    format!("its text before {} {n} times", python_str(pad)),
+                );
+            }
+        }
+    }
+
+    /// The sequence itself: in a list, as a list, as keys numbered in
+    /// order.
+    fn of_sequence_as_a_whole(&mut self, items: &[Value], kind: &str) {
+        self.push(
+            Value::List(vec![self.wanted.clone()]),
+            format!("in a list (undoing a flatten of the {kind})"),
+        );
+        if matches!(self.wanted, Value::Tuple(_)) {
+            self.push(Value::List(items.to_vec()), "as a list");
+        }
+        if items.iter().all(is_hashable) && !items.is_empty() {
+            let indexed: Vec<(Value, Value)> = items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (item.clone(), Value::Int(index as i128)))
+                .collect();
+            self.push(Value::Dict(indexed), "as keys numbered in order");
+        }
+    }
+
+    /// A dict: counts spelled out, its pairs, a grouping undone, its keys,
+    /// keys and values swapped, its values.
+    fn of_dict(&mut self, pairs: &[(Value, Value)]) {
+        let counts: Option<Vec<(String, i128)>> = pairs
+            .iter()
+            .map(|(key, value)| match (key, value) {
+                (Value::Str(text), Value::Int(n)) if (0..=20).contains(n) => {
+                    Some((text.clone(), *n))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(counts) = counts {
+            let text: String = counts.iter().map(|(k, n)| k.repeat(*n as usize)).collect();
+            self.push(Value::Str(text), "each key repeated by its count");
+            let items: Vec<Value> = counts
+                .iter()
+                .flat_map(|(k, n)| std::iter::repeat_n(Value::Str(k.clone()), *n as usize))
+                .collect();
+            self.push(Value::List(items), "each key listed by its count");
+        }
+        let keys: Vec<Value> = pairs.iter().map(|(k, _)| k.clone()).collect();
+        let values: Vec<Value> = pairs.iter().map(|(_, v)| v.clone()).collect();
+        let items: Vec<Value> = pairs
+            .iter()
+            .map(|(k, v)| Value::Tuple(vec![k.clone(), v.clone()]))
+            .collect();
+        self.push(Value::List(items), "as its list of (key, value) pairs");
+        let spread: Vec<Value> = pairs
+            .iter()
+            .flat_map(|(k, v)| match v {
+                Value::List(values) => values
+                    .iter()
+                    .map(|v| Value::Tuple(vec![k.clone(), v.clone()]))
+                    .collect(),
+                other => vec![Value::Tuple(vec![k.clone(), other.clone()])],
+            })
+            .collect();
+        self.push(Value::List(spread), "as (key, item) pairs of its lists");
+        // `{1: ['x', 'z'], 2: ['y']}`: a grouping of keys by value, undone.
+        let grouped: Option<Vec<(Value, Value)>> = pairs
+            .iter()
+            .map(|(key, value)| match value {
+                Value::List(members) if members.iter().all(is_hashable) => Some(
+                    members
+                        .iter()
+                        .map(|member| (member.clone(), key.clone()))
+                        .collect::<Vec<_>>(),
+                ),
+                _ => None,
+            })
+            .collect::<Option<Vec<Vec<_>>>>()
+            .map(|groups| groups.into_iter().flatten().collect());
+        if let Some(grouped) = grouped.filter(|g| !g.is_empty()) {
+            self.push(
+                Value::Dict(grouped),
+                "ungrouped (each item keyed to its group)",
+            );
+        }
+        self.push(Value::List(keys), "its keys");
+        if values.iter().all(is_hashable) {
+            let inverted: Vec<(Value, Value)> =
+                pairs.iter().map(|(k, v)| (v.clone(), k.clone())).collect();
+            self.push(Value::Dict(inverted), "keys and values swapped");
+        }
+        self.push(Value::List(values), "its values");
+    }
+
+    /// An int: as text, its digits, one off, negated.
+    fn of_int(&mut self, n: i128) {
+        self.push(Value::Str(n.to_string()), "as text");
+        let digits: Vec<Value> = n
+            .unsigned_abs()
+            .to_string()
+            .chars()
+            .map(|c| Value::Int(c as i128 - '0' as i128))
+            .collect();
+        self.push(Value::List(digits), "as a list of its digits");
+        self.push(Value::Int(n.saturating_sub(1)), "minus one");
+        self.push(Value::Int(n.saturating_add(1)), "plus one");
+        self.push(Value::Int(n.saturating_neg()), "negated");
+    }
 }
 
 /// Whether Python could use the value as a dict key or set item.
