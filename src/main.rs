@@ -88,32 +88,7 @@ enum Command {
     },
     /// Propose arguments of FUNCTION that give OUTPUT (or any output), one
     /// JSON object per line, most proposed first.
-    SuggestInputs {
-        file: PathBuf,
-        #[arg(long)]
-        function: String,
-        /// The wanted return value as Python repr text, such as `[1, 2]`
-        /// or `-1`.
-        #[arg(long, allow_hyphen_values = true)]
-        output: Option<String>,
-        /// Check candidates by running them with the real tracer, and search
-        /// beyond the model's for inputs that give OUTPUT (runs your code,
-        /// bounded by the tracer limits and the budget).
-        #[arg(long)]
-        verify: bool,
-        /// Ask the model nothing: only the search (needs --verify).
-        #[arg(long)]
-        no_model: bool,
-        /// Stop once this many inputs are confirmed.
-        #[arg(long, default_value_t = 3)]
-        confirm: usize,
-        #[command(flatten)]
-        budget: BudgetArgs,
-        #[command(flatten)]
-        model: ModelArgs,
-        #[command(flatten)]
-        limits: TracerArgs,
-    },
+    SuggestInputs(SuggestInputsArgs),
     /// Serve the agent tools over MCP on stdin/stdout (for coding agents).
     Mcp {
         #[command(flatten)]
@@ -174,49 +149,80 @@ enum Command {
     },
     /// Answer CruxEval-format problems read as JSON lines on stdin
     /// (`{"id", "code", "input", "output"}`), writing `{"id", "prediction"}`.
-    Eval {
-        #[arg(long, value_enum)]
-        task: eval::Task,
-        /// How outputs are predicted.
-        #[arg(long, value_enum, default_value_t = eval::Mode::StepReturn)]
-        mode: eval::Mode,
-        /// Input task: check candidates with the real tracer and keep the
-        /// first confirmed one (runs the problems' code).
-        #[arg(long)]
-        verify: bool,
-        /// Input task: where candidates come from (the ablation).
-        #[arg(long, value_enum, default_value_t = eval::Sources::Both)]
-        sources: eval::Sources,
-        #[command(flatten)]
-        budget: BudgetArgs,
-        /// Score the predictions by running them (runs the problems' code)
-        /// and print pass@1 on stderr.
-        #[arg(long)]
-        report: bool,
-        /// Answer without a model, by a fixed rule (the floors every model
-        /// number is compared with).
-        #[arg(long, value_enum)]
-        baseline: Option<eval::Baseline>,
-        /// next-state: the dataset (`ndb data generate --out DATA`) whose
-        /// held-out records are scored; problems are not read.
-        #[arg(long)]
-        data: Option<PathBuf>,
-        /// next-state: score the first N held-out records.
-        #[arg(long, default_value_t = 100)]
-        records: usize,
-        /// next-state: a record ends at the first state past this many
-        /// tokens, as training's --seq-len cut it.
-        #[arg(long, default_value_t = 1024)]
-        max_record_tokens: usize,
-        /// next-state: also write the summary (per action and component)
-        /// as JSON to this file.
-        #[arg(long)]
-        summary: Option<PathBuf>,
-        #[command(flatten)]
-        model: ModelArgs,
-        #[command(flatten)]
-        limits: TracerArgs,
-    },
+    Eval(EvalArgs),
+}
+
+#[derive(Args)]
+struct SuggestInputsArgs {
+    file: PathBuf,
+    #[arg(long)]
+    function: String,
+    /// The wanted return value as Python repr text, such as `[1, 2]`
+    /// or `-1`.
+    #[arg(long, allow_hyphen_values = true)]
+    output: Option<String>,
+    /// Check candidates by running them with the real tracer, and search
+    /// beyond the model's for inputs that give OUTPUT (runs your code,
+    /// bounded by the tracer limits and the budget).
+    #[arg(long)]
+    verify: bool,
+    /// Ask the model nothing: only the search (needs --verify).
+    #[arg(long)]
+    no_model: bool,
+    /// Stop once this many inputs are confirmed.
+    #[arg(long, default_value_t = 3)]
+    confirm: usize,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    limits: TracerArgs,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    #[arg(long, value_enum)]
+    task: eval::Task,
+    /// How outputs are predicted.
+    #[arg(long, value_enum, default_value_t = eval::Mode::StepReturn)]
+    mode: eval::Mode,
+    /// Input task: check candidates with the real tracer and keep the
+    /// first confirmed one (runs the problems' code).
+    #[arg(long)]
+    verify: bool,
+    /// Input task: where candidates come from (the ablation).
+    #[arg(long, value_enum, default_value_t = eval::Sources::Both)]
+    sources: eval::Sources,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// Score the predictions by running them (runs the problems' code)
+    /// and print pass@1 on stderr.
+    #[arg(long)]
+    report: bool,
+    /// Answer without a model, by a fixed rule (the floors every model
+    /// number is compared with).
+    #[arg(long, value_enum)]
+    baseline: Option<eval::Baseline>,
+    /// next-state: the dataset (`ndb data generate --out DATA`) whose
+    /// held-out records are scored; problems are not read.
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// next-state: score the first N held-out records.
+    #[arg(long, default_value_t = 100)]
+    records: usize,
+    /// next-state: a record ends at the first state past this many
+    /// tokens, as training's --seq-len cut it.
+    #[arg(long, default_value_t = 1024)]
+    max_record_tokens: usize,
+    /// next-state: also write the summary (per action and component)
+    /// as JSON to this file.
+    #[arg(long)]
+    summary: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    limits: TracerArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -491,33 +497,9 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
         Command::Trace {
             file,
             call,
-            format: Format::Json,
+            format,
             limits,
-        } => {
-            let tree = record(&file, &call, &limits)?;
-            for (index, event) in tree.events().iter().enumerate() {
-                let mut object = state_to_json(tree.view(Cursor::Event(index)).as_ref());
-                object["function"] = event.function.clone().into();
-                object["frame"] = event.frame.into();
-                writeln!(out, "{object}")?;
-            }
-            let mut object = state_to_json(tree.view(Cursor::Exit).as_ref());
-            object["reason"] = tree.trace().exit.reason.clone().into();
-            object["stdout"] = tree.trace().stdout.clone().into();
-            object["sandbox"] = SandboxReport::current().summary().into();
-            writeln!(out, "{object}")?;
-        }
-        Command::Trace {
-            file,
-            call,
-            format: Format::Text,
-            limits,
-        } => {
-            // In the text language the whole run is repeated step_into.
-            let tree = record(&file, &call, &limits)?;
-            let walk = Walk::until_exit(&tree, tree.start(), Action::StepInto);
-            print_walk(out, &tree, &walk, Format::Text)?;
-        }
+        } => trace(out, &file, &call, format, &limits)?,
         Command::Step {
             file,
             call,
@@ -560,129 +542,163 @@ fn run_command(command: Command, out: &mut impl Write) -> Result<()> {
             &limits,
             Backend::Model,
         )?,
-        Command::SuggestInputs {
-            file,
-            function,
-            output,
-            verify,
-            no_model,
-            confirm,
-            budget,
-            model,
-            limits,
-        } => {
-            let source = read_source(&file)?;
-            let tracer_config = limits.config()?;
-            if no_model && !verify {
-                bail!("--no-model leaves only the search, which runs code: add --verify");
-            }
-            let debugger = if no_model {
-                None
-            } else {
-                let _spinner = progress::Spinner::start("loading the model");
-                Some(model.load(8, tracer_config.clone())?)
-            };
-            let spinner = progress::Spinner::start(if verify {
-                "searching for inputs (confirming by sandboxed runs)"
-            } else {
-                "suggesting inputs without running the code"
-            });
-            let tracer = TracerDebugger::new(tracer_config);
-            let mut request = suggest::Request::new(&function, output.as_deref());
-            request.samples = debugger.as_ref().map_or(0, |d| d.spec().samples);
-            request.budget = budget.budget()?;
-            request.confirmations = confirm.max(1);
-            let report = suggest::suggest(
-                debugger.as_ref().map(|d| d as &dyn Debugger),
-                verify.then_some(&tracer),
-                &source,
-                &request,
-                &Cancel::new(),
-            )?;
-            spinner.finish();
-            for note in &report.notes {
-                eprintln!("ndb: {note}");
-            }
-            if report.suggestions.is_empty() {
-                eprintln!("ndb: no input to suggest for `{function}`");
-            }
-            if verify {
-                eprintln!(
-                    "ndb: {} runs in {:.1} s ({})",
-                    report.runs,
-                    report.elapsed.as_secs_f64(),
-                    report.stop.as_str()
-                );
-            }
-            for suggestion in report.suggestions {
-                writeln!(
-                    out,
-                    "{}",
-                    ndb_inference::json::suggestion_to_json(&function, &suggestion)
-                )?;
-            }
-        }
-        Command::Eval {
-            task: eval::Task::NextState,
+        Command::SuggestInputs(args) => suggest_inputs(args, out)?,
+        Command::Eval(args) => evaluate(args, out)?,
+    }
+    Ok(())
+}
+
+/// `ndb trace`: every event of the run as JSON lines (then the exit, its
+/// output and the sandbox), or in the text language as repeated step_into.
+fn trace(
+    out: &mut impl Write,
+    file: &std::path::Path,
+    call: &str,
+    format: Format,
+    limits: &TracerArgs,
+) -> Result<()> {
+    let tree = record(file, call, limits)?;
+    if let Format::Text = format {
+        let walk = Walk::until_exit(&tree, tree.start(), Action::StepInto);
+        return print_walk(out, &tree, &walk, Format::Text);
+    }
+    for (index, event) in tree.events().iter().enumerate() {
+        let mut object = state_to_json(tree.view(Cursor::Event(index)).as_ref());
+        object["function"] = event.function.clone().into();
+        object["frame"] = event.frame.into();
+        writeln!(out, "{object}")?;
+    }
+    let mut object = state_to_json(tree.view(Cursor::Exit).as_ref());
+    object["reason"] = tree.trace().exit.reason.clone().into();
+    object["stdout"] = tree.trace().stdout.clone().into();
+    object["sandbox"] = SandboxReport::current().summary().into();
+    writeln!(out, "{object}")?;
+    Ok(())
+}
+
+/// `ndb suggest-inputs`: the suggestion engine's inputs as JSON lines, its
+/// notes and costs on stderr.
+fn suggest_inputs(args: SuggestInputsArgs, out: &mut impl Write) -> Result<()> {
+    let SuggestInputsArgs {
+        file,
+        function,
+        output,
+        verify,
+        no_model,
+        confirm,
+        budget,
+        model,
+        limits,
+    } = args;
+    let source = read_source(&file)?;
+    let tracer_config = limits.config()?;
+    if no_model && !verify {
+        bail!("--no-model leaves only the search, which runs code: add --verify");
+    }
+    let debugger = if no_model {
+        None
+    } else {
+        let _spinner = progress::Spinner::start("loading the model");
+        Some(model.load(8, tracer_config.clone())?)
+    };
+    let spinner = progress::Spinner::start(if verify {
+        "searching for inputs (confirming by sandboxed runs)"
+    } else {
+        "suggesting inputs without running the code"
+    });
+    let tracer = TracerDebugger::new(tracer_config);
+    let mut request = suggest::Request::new(&function, output.as_deref());
+    request.samples = debugger.as_ref().map_or(0, |d| d.spec().samples);
+    request.budget = budget.budget()?;
+    request.confirmations = confirm.max(1);
+    let report = suggest::suggest(
+        debugger.as_ref().map(|d| d as &dyn Debugger),
+        verify.then_some(&tracer),
+        &source,
+        &request,
+        &Cancel::new(),
+    )?;
+    spinner.finish();
+    for note in &report.notes {
+        eprintln!("ndb: {note}");
+    }
+    if report.suggestions.is_empty() {
+        eprintln!("ndb: no input to suggest for `{function}`");
+    }
+    if verify {
+        eprintln!(
+            "ndb: {} runs in {:.1} s ({})",
+            report.runs,
+            report.elapsed.as_secs_f64(),
+            report.stop.as_str()
+        );
+    }
+    for suggestion in report.suggestions {
+        writeln!(
+            out,
+            "{}",
+            ndb_inference::json::suggestion_to_json(&function, &suggestion)
+        )?;
+    }
+    Ok(())
+}
+
+/// `ndb eval`: the held-out next states of a dataset (`--task next-state`),
+/// or CruxEval-format problems read from stdin.
+fn evaluate(args: EvalArgs, out: &mut impl Write) -> Result<()> {
+    let EvalArgs {
+        task,
+        mode,
+        verify,
+        sources,
+        budget,
+        report,
+        baseline,
+        data,
+        records,
+        max_record_tokens,
+        summary,
+        model,
+        limits,
+    } = args;
+    if task == eval::Task::NextState {
+        let data =
+            data.context("--task next-state needs --data DATA (a dataset of `ndb data generate`)")?;
+        let debugger = model.load(1, limits.config()?)?;
+        let options = next_state::Options {
             data,
             records,
             max_record_tokens,
+            samples: model.samples.unwrap_or(1),
             summary,
-            model,
-            limits,
-            ..
-        } => {
-            let data = data.context(
-                "--task next-state needs --data DATA (a dataset of `ndb data generate`)",
-            )?;
-            let debugger = model.load(1, limits.config()?)?;
-            let options = next_state::Options {
-                data,
-                records,
-                max_record_tokens,
-                samples: model.samples.unwrap_or(1),
-                summary,
-            };
-            next_state::run(&debugger, &options, out)?;
-        }
-        Command::Eval {
-            task,
-            mode,
-            verify,
-            sources,
-            budget,
-            report,
-            baseline,
-            model,
-            limits,
-            ..
-        } => {
-            let tracer = TracerDebugger::new(limits.config()?);
-            let needs_model = baseline.is_none()
-                && !(task == eval::Task::Input && sources == eval::Sources::Search);
-            let debugger = match needs_model {
-                false => None,
-                true => Some(model.load(1, limits.config()?)?),
-            };
-            let options = eval::Options {
-                task,
-                mode,
-                verify,
-                report,
-                baseline,
-                samples: model.samples.unwrap_or(if verify { 8 } else { 1 }),
-                sources,
-                budget: budget.budget()?,
-            };
-            eval::run(
-                debugger.as_ref().map(|d| d as &dyn Debugger),
-                &tracer,
-                &options,
-                std::io::stdin().lock(),
-                out,
-            )?;
-        }
+        };
+        next_state::run(&debugger, &options, out)?;
+        return Ok(());
     }
+    let tracer = TracerDebugger::new(limits.config()?);
+    let needs_model =
+        baseline.is_none() && !(task == eval::Task::Input && sources == eval::Sources::Search);
+    let debugger = match needs_model {
+        false => None,
+        true => Some(model.load(1, limits.config()?)?),
+    };
+    let options = eval::Options {
+        task,
+        mode,
+        verify,
+        report,
+        baseline,
+        samples: model.samples.unwrap_or(if verify { 8 } else { 1 }),
+        sources,
+        budget: budget.budget()?,
+    };
+    eval::run(
+        debugger.as_ref().map(|d| d as &dyn Debugger),
+        &tracer,
+        &options,
+        std::io::stdin().lock(),
+        out,
+    )?;
     Ok(())
 }
 
