@@ -25,24 +25,6 @@ pub enum Task {
     NextState,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Mode {
-    #[value(name = "step_return")]
-    StepReturn,
-    Breakpoint,
-    Rollout,
-}
-
-impl Mode {
-    fn output_mode(self) -> OutputMode {
-        match self {
-            Mode::StepReturn => OutputMode::StepReturn,
-            Mode::Breakpoint => OutputMode::Breakpoint,
-            Mode::Rollout => OutputMode::Rollout,
-        }
-    }
-}
-
 /// Answers without a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Baseline {
@@ -75,7 +57,7 @@ impl Sources {
 
 pub struct Options {
     pub task: Task,
-    pub mode: Mode,
+    pub mode: OutputMode,
     pub verify: bool,
     pub report: bool,
     pub baseline: Option<Baseline>,
@@ -214,13 +196,8 @@ fn predict(
             let debugger = debugger.context("no model")?;
             let input = problem.input.as_deref().ok_or_else(|| missing("input"))?;
             let call = ops::entry_call(function, input);
-            let prediction = ops::predict_output(
-                debugger,
-                &problem.code,
-                &call,
-                options.mode.output_mode(),
-                &Cancel::new(),
-            )?;
+            let prediction =
+                ops::predict_output(debugger, &problem.code, &call, options.mode, &Cancel::new())?;
             Ok(prediction.value.unwrap_or_default())
         }
         (Task::Input, None) => {
@@ -372,7 +349,7 @@ pub fn run(
                 None => format!(
                     "model {}, mode {}",
                     debugger.map(|d| d.name()).unwrap_or_default(),
-                    options.mode.output_mode().name()
+                    options.mode.name()
                 ),
             },
             if options.verify { ", verified" } else { "" },

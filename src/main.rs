@@ -16,6 +16,7 @@ use ndb_inference::debugger::{
 };
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{Forms, ModelSpec, NeuralDebugger, Weights};
+use ndb_inference::ops::OutputMode;
 use ndb_inference::suggest;
 use ndb_inference::tracer::{trace_file, SandboxPolicy, SandboxReport, TracerConfig};
 
@@ -185,8 +186,8 @@ struct EvalArgs {
     #[arg(long, value_enum)]
     task: eval::Task,
     /// How outputs are predicted.
-    #[arg(long, value_enum, default_value_t = eval::Mode::StepReturn)]
-    mode: eval::Mode,
+    #[arg(long, value_parser = output_mode_parser(), default_value = "step_return")]
+    mode: OutputMode,
     /// Input task: check candidates with the real tracer and keep the
     /// first confirmed one (runs the problems' code).
     #[arg(long)]
@@ -845,6 +846,12 @@ fn serve(addr: &str, model: &ModelArgs, out: &mut impl Write) -> Result<()> {
 }
 
 /// `--backend`: the spellings of [`Backend`] (`trace` and `tracer` alike).
+fn output_mode_parser() -> impl clap::builder::TypedValueParser<Value = OutputMode> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(OutputMode::NAMES)
+        .map(|name| name.parse::<OutputMode>().unwrap_or_default())
+}
+
 fn backend_parser() -> impl clap::builder::TypedValueParser<Value = Backend> {
     use clap::builder::TypedValueParser as _;
     clap::builder::PossibleValuesParser::new(Backend::NAMES)

@@ -111,18 +111,6 @@ pub struct EndSessionArgs {
     pub session_id: String,
 }
 
-/// How the output is predicted.
-#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum OutputModeName {
-    /// One `step_return` from the call (fast).
-    StepReturn,
-    /// Run to a breakpoint at the return line.
-    Breakpoint,
-    /// Step by step until the call returns (slow, most faithful).
-    Rollout,
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PredictOutputArgs {
@@ -135,7 +123,7 @@ pub struct PredictOutputArgs {
     /// The argument text, as written between the parentheses: `[1, 2], k=3`.
     pub input: String,
     /// step_return (default), breakpoint or rollout.
-    pub mode: Option<OutputModeName>,
+    pub mode: Option<ndb_inference::ops::OutputMode>,
     /// How many answers the model samples (agreement is the confidence).
     #[schemars(range(min = 1, max = 16))]
     pub samples: Option<u32>,

@@ -618,11 +618,7 @@ impl Tools {
                 ),
             ));
         }
-        let mode = match args.mode.unwrap_or(OutputModeName::StepReturn) {
-            OutputModeName::StepReturn => ops::OutputMode::StepReturn,
-            OutputModeName::Breakpoint => ops::OutputMode::Breakpoint,
-            OutputModeName::Rollout => ops::OutputMode::Rollout,
-        };
+        let mode = args.mode.unwrap_or_default();
         let debugger = self.predictor(args.samples)?;
         let prediction = ops::predict_output(&*debugger, &source.text, &entry_call, mode, cancel)?;
         let state = state_out(

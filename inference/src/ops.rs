@@ -14,24 +14,61 @@ use ndb_grammar::{Action, EventKind, ExitStatus, StateView, TextEvent, TextState
 use crate::debugger::{Cancel, DebugError, Debugger, Session, State, Step, TracerDebugger};
 use crate::tracer::trace_source;
 
-/// How an output is predicted from the entry call's first state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How an output is predicted from the entry call's first state: the one
+/// choice the editor's setting, the agent tools' `mode` and `ndb eval
+/// --mode` name (serde and [`FromStr`](std::str::FromStr) read
+/// [`OutputMode::NAMES`]).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum OutputMode {
-    /// One `step_return`: the model jumps to the function's return.
+    /// One `step_return` from the call: the model jumps to the function's
+    /// return (fast).
+    #[default]
     StepReturn,
-    /// A breakpoint at the return line, then one step to the return.
+    /// Run to a breakpoint at the return line, then one step to the return.
     Breakpoint,
-    /// `step_over` again and again, each step fed back, until the return.
+    /// `step_over` again and again, each step fed back, until the call
+    /// returns (slow, most faithful).
     Rollout,
 }
 
 impl OutputMode {
+    pub const NAMES: [&'static str; 3] = ["step_return", "breakpoint", "rollout"];
+
     pub fn name(self) -> &'static str {
         match self {
             OutputMode::StepReturn => "step_return",
             OutputMode::Breakpoint => "breakpoint",
             OutputMode::Rollout => "rollout",
         }
+    }
+}
+
+impl std::str::FromStr for OutputMode {
+    type Err = crate::choice::UnknownChoice;
+
+    fn from_str(text: &str) -> Result<OutputMode, Self::Err> {
+        [
+            OutputMode::StepReturn,
+            OutputMode::Breakpoint,
+            OutputMode::Rollout,
+        ]
+        .into_iter()
+        .find(|mode| mode.name() == text)
+        .ok_or_else(|| {
+            crate::choice::UnknownChoice::new("output mode", text, OutputMode::NAMES.join(", "))
+        })
     }
 }
 

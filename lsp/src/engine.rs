@@ -20,7 +20,7 @@ use ndb_inference::suggest::{self, SuggestError};
 use ndb_inference::tracer::TracerConfig;
 use tokio::sync::{watch, Semaphore};
 
-use crate::settings::OutputMode;
+use ndb_inference::ops::OutputMode;
 
 /// The fewest samples "suggest inputs" draws (the `samples` setting, k, is
 /// used when larger): one greedy proposal cannot be ranked.
@@ -561,12 +561,7 @@ pub fn answer_blocking(
             Ok(Answer::State(session.current().clone()))
         }
         Question::Output(mode) => {
-            let mode = match mode {
-                OutputMode::StepReturn => ops::OutputMode::StepReturn,
-                OutputMode::Breakpoint => ops::OutputMode::Breakpoint,
-                OutputMode::Rollout => ops::OutputMode::Rollout,
-            };
-            let prediction = ops::predict_output(debugger, source, &key.entry_call, mode, cancel)?;
+            let prediction = ops::predict_output(debugger, source, &key.entry_call, *mode, cancel)?;
             Ok(Answer::Output {
                 value: prediction.value,
                 raised: prediction.raised,

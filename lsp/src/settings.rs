@@ -31,18 +31,9 @@ impl InsertStyle {
     }
 }
 
-/// How a function's return value is predicted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OutputMode {
-    /// One `step_return` from the call.
-    #[default]
-    StepReturn,
-    /// A breakpoint at the return line.
-    Breakpoint,
-    /// Single steps until the function returns.
-    Rollout,
-}
+/// How a function's return value is predicted (the one output mode of
+/// every front end).
+pub use ndb_inference::ops::OutputMode;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
