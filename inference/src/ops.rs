@@ -257,9 +257,10 @@ fn roll(
     Ok(())
 }
 
-/// A suggested argument list.
+/// An argument list the model proposed (the suggestion engine,
+/// [`crate::suggest`], makes suggestions of these and its own candidates).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Suggestion {
+pub struct Proposal {
     /// Argument text as it goes between the parentheses: `1, [2, 3]`.
     pub input: String,
     /// How many of the samples proposed it.
@@ -290,7 +291,7 @@ pub fn suggest_inputs(
     output: Option<&str>,
     k: usize,
     cancel: &Cancel,
-) -> Result<Vec<Suggestion>, DebugError> {
+) -> Result<Vec<Proposal>, DebugError> {
     let spans = function_spans(source);
     let index = find_function(&spans, function).ok_or_else(|| DebugError::NoFunction {
         name: function.to_string(),
@@ -354,7 +355,7 @@ pub fn suggest_inputs(
         }
     };
     let parameters = parameters(source, function);
-    let mut suggestions: Vec<Suggestion> = Vec::new();
+    let mut suggestions: Vec<Proposal> = Vec::new();
     for (session, share) in returns {
         let predicted_output = session.current().text.value.clone();
         // Samples that all fail to parse (or are cut off) propose nothing:
@@ -382,7 +383,7 @@ pub fn suggest_inputs(
             let input = arguments_text(&parameters, &state.text.locals);
             match suggestions.iter_mut().find(|s| s.input == input) {
                 Some(existing) => existing.votes += votes,
-                None => suggestions.push(Suggestion {
+                None => suggestions.push(Proposal {
                     input,
                     votes,
                     samples: k,

@@ -515,7 +515,7 @@ pub fn suggest(
 
 /// The model's proposals on their way, polled between batches.
 struct ModelJob<'scope, 'a> {
-    job: Option<std::thread::ScopedJoinHandle<'scope, Result<Vec<ops::Suggestion>, DebugError>>>,
+    job: Option<std::thread::ScopedJoinHandle<'scope, Result<Vec<ops::Proposal>, DebugError>>>,
     cancel: &'a Cancel,
     outer: &'a Cancel,
     /// Distinct inputs it proposed.
