@@ -20,7 +20,7 @@ use crate::lsp_ext::{
     ChooseEntryCall, Command, FunctionArgument, InsertSuggestion, LineArgument, SuggestInputs,
 };
 use crate::settings::{InsertStyle, Settings};
-use crate::syntax::{Function, FunctionKind};
+use crate::syntax::{Analysis, Function, FunctionKind};
 
 /// Where answers come from: the engine's cache in the server, a map in tests.
 pub trait Answers {
@@ -646,25 +646,85 @@ pub struct HoverResult {
 
 /// The predicted value of the variable at `offset`, at its line.
 pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
-    let mut result = HoverResult::default();
     if !view.settings.hover.enable {
-        return result;
+        return HoverResult::default();
     }
-    let Some(tree) = &view.document.tree else {
-        return result;
+    let Some(target) = hover_target(view, offset) else {
+        return HoverResult::default();
     };
-    let Some((name, range)) = crate::syntax::identifier_at(tree, &view.document.text, offset)
+    let (predicted_key, real_key) = hover_keys(view, &target);
+    let predicted = answers.cached(&predicted_key);
+    let real = real_key.as_ref().and_then(|key| answers.cached(key));
+    if predicted.is_none() && view.engine() == Backend::Model && answers.unavailable().is_some() {
+        return HoverResult::default();
+    }
+    let mut needed = Vec::new();
+    if !target.analysis.has_errors {
+        if predicted.is_none() {
+            needed.push(predicted_key);
+        }
+        if let (Some(key), None) = (&real_key, &real) {
+            needed.push(key.clone());
+        }
+    }
+    let engine = predicted
+        .as_deref()
+        .map_or(view.engine(), |answer| answered_by(view.engine(), answer));
+    let Some(mut markdown) =
+        predicted_section(view, &target, predicted.as_deref(), real.is_some(), engine)
     else {
-        return result;
+        return HoverResult::default();
     };
+    markdown.push_str(&real_section(
+        &target,
+        predicted.as_deref(),
+        real.as_deref(),
+        real_key.is_some(),
+    ));
+    let _ = write!(
+        markdown,
+        "\nAt line {} (before it runs), entry call `{}` ({}).\n\n{}",
+        target.stop_line + 1,
+        target.entry.call,
+        target.entry.origin.describe(),
+        provenance(engine, &answers.answerer())
+    );
+    HoverResult {
+        hover: Some(HoverInfo {
+            markdown,
+            range: target.range,
+        }),
+        needed,
+    }
+}
+
+/// What a hover is about: the name under the cursor, its function, the line
+/// the program stops at to read it and the entry call that gets it there.
+struct HoverTarget {
+    name: String,
+    range: Range<usize>,
+    analysis: Arc<Analysis>,
+    function_index: usize,
+    stop_line: usize,
+    entry: EntryCall,
+}
+
+impl HoverTarget {
+    fn function(&self) -> &Function {
+        &self.analysis.functions[self.function_index]
+    }
+}
+
+/// Finds what the hover at `offset` is about, or `None` where there is no hover.
+fn hover_target(view: &View, offset: usize) -> Option<HoverTarget> {
+    let tree = view.document.tree.as_ref()?;
+    let (name, range) = crate::syntax::identifier_at(tree, &view.document.text, offset)?;
     let analysis = view.document.analysis();
     let line = view.document.line_index.line_of(range.start);
-    let Some(index) = analysis.function_at_line(line) else {
-        return result;
-    };
-    let function = &analysis.functions[index];
+    let function_index = analysis.function_at_line(line)?;
+    let function = &analysis.functions[function_index];
     if line == function.def_line && !function.has_parameter(&name) {
-        return result;
+        return None;
     }
     // On the `def` line the parameters are shown at the call.
     let stop_line = if line == function.def_line {
@@ -672,65 +732,67 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
     } else {
         line
     };
-    let Some(entry) = view.entry_calls(index).into_iter().next() else {
-        return result;
-    };
-    let predicted_key = view.key(
-        &entry.call,
-        Question::AtLine(stop_line as u32 + 1),
-        view.engine(),
-    );
-    let real_key =
-        (view.settings.allow_running_code && view.engine() == Backend::Model).then(|| {
-            view.key(
-                &entry.call,
-                Question::AtLine(stop_line as u32 + 1),
-                Backend::Tracer,
-            )
-        });
-    let predicted = answers.cached(&predicted_key);
-    let real = real_key.as_ref().and_then(|key| answers.cached(key));
-    if predicted.is_none() {
-        if view.engine() == Backend::Model && answers.unavailable().is_some() {
-            return result;
-        }
-        if !analysis.has_errors {
-            result.needed.push(predicted_key.clone());
-        }
-    }
-    if let (Some(key), None) = (&real_key, &real) {
-        if !analysis.has_errors {
-            result.needed.push(key.clone());
-        }
-    }
-    let mut markdown = String::new();
-    let value_of = |answer: &Answer| -> Option<Option<String>> {
-        match answer {
-            Answer::State(state) => match &state.view {
-                Some(StateView::Event {
-                    locals: Some(locals),
-                    ..
-                }) => Some(
-                    locals
-                        .iter()
-                        .find(|(local, _)| *local == name)
-                        .map(|(_, value)| value.clone()),
-                ),
-                _ => None,
-            },
+    let entry = view.entry_calls(function_index).into_iter().next()?;
+    Some(HoverTarget {
+        name,
+        range,
+        analysis,
+        function_index,
+        stop_line,
+        entry,
+    })
+}
+
+/// The keys of the hover's questions: the prediction, and the real run to
+/// check it against when the model predicts and running code is allowed.
+fn hover_keys(view: &View, target: &HoverTarget) -> (Key, Option<Key>) {
+    let question = Question::AtLine(target.stop_line as u32 + 1);
+    let predicted_key = view.key(&target.entry.call, question.clone(), view.engine());
+    let real_key = (view.settings.allow_running_code && view.engine() == Backend::Model)
+        .then(|| view.key(&target.entry.call, question, Backend::Tracer));
+    (predicted_key, real_key)
+}
+
+/// The value of the local `name` in an answer: `None` when the answer has no
+/// locals, `Some(None)` when it has locals but `name` is not among them.
+fn local_value(answer: &Answer, name: &str) -> Option<Option<String>> {
+    match answer {
+        Answer::State(state) => match &state.view {
+            Some(StateView::Event {
+                locals: Some(locals),
+                ..
+            }) => Some(
+                locals
+                    .iter()
+                    .find(|(local, _)| *local == name)
+                    .map(|(_, value)| value.clone()),
+            ),
             _ => None,
-        }
-    };
-    let engine = predicted
-        .as_deref()
-        .map_or(view.engine(), |answer| answered_by(view.engine(), answer));
+        },
+        _ => None,
+    }
+}
+
+/// Writes the hover's first part, the predicted value (or why there is none);
+/// `None` when the hover is dropped because the name is no local there.
+fn predicted_section(
+    view: &View,
+    target: &HoverTarget,
+    predicted: Option<&Answer>,
+    real_known: bool,
+    engine: Backend,
+) -> Option<String> {
+    let HoverTarget {
+        name, stop_line, ..
+    } = target;
     let symbol = if engine == Backend::Model { "≈" } else { "=" };
-    match predicted.as_deref() {
+    let mut markdown = String::new();
+    match predicted {
         None => {
             let _ = writeln!(
                 markdown,
                 "**{name}** {symbol} … *(predicting `{}`)*",
-                entry.call
+                target.entry.call
             );
         }
         Some(Answer::Failed(reason)) => {
@@ -740,7 +802,7 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
                 bounded(&reason.to_string(), MAX_REASON)
             );
         }
-        Some(answer @ Answer::State(state)) => match value_of(answer) {
+        Some(answer @ Answer::State(state)) => match local_value(answer, name) {
             Some(Some(value)) => {
                 let _ = writeln!(markdown, "**{name}** {symbol} `{value}`\n");
                 let _ = writeln!(
@@ -750,11 +812,12 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
                 );
             }
             Some(None) => {
-                let local = function.has_parameter(&name)
-                    || assigned_in(&view.document.text[function.range.clone()], &name);
-                if !local && real.is_none() {
+                let function = target.function();
+                let local = function.has_parameter(name)
+                    || assigned_in(&view.document.text[function.range.clone()], name);
+                if !local && !real_known {
                     // Not a local here (a global, a builtin, an attribute).
-                    return HoverResult::default();
+                    return None;
                 }
                 let _ = writeln!(
                     markdown,
@@ -771,11 +834,26 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
                 let _ = writeln!(markdown, "Line {} {}", stop_line + 1, locals_label(answer));
             }
         },
-        Some(_) => return HoverResult::default(),
+        Some(_) => return None,
     }
-    if let Some(real) = real.as_deref() {
-        let predicted_value = predicted.as_deref().and_then(value_of).flatten();
-        match value_of(real) {
+    Some(markdown)
+}
+
+/// Writes the hover's second part: the real run's value and whether the
+/// prediction matched it, or that the run is still going.
+fn real_section(
+    target: &HoverTarget,
+    predicted: Option<&Answer>,
+    real: Option<&Answer>,
+    real_asked: bool,
+) -> String {
+    let name = &target.name;
+    let mut markdown = String::new();
+    if let Some(real) = real {
+        let predicted_value = predicted
+            .and_then(|answer| local_value(answer, name))
+            .flatten();
+        match local_value(real, name) {
             Some(Some(value)) => {
                 let verdict = match &predicted_value {
                     Some(predicted) if *predicted == value => "✓ the prediction was right",
@@ -791,24 +869,15 @@ pub fn hover(view: &View, offset: usize, answers: &dyn Answers) -> HoverResult {
                 let _ = writeln!(
                     markdown,
                     "\nReal run: line {} {}",
-                    stop_line + 1,
+                    target.stop_line + 1,
                     locals_label(real)
                 );
             }
         }
-    } else if real_key.is_some() {
+    } else if real_asked {
         let _ = writeln!(markdown, "\nReal value: running…");
     }
-    let _ = write!(
-        markdown,
-        "\nAt line {} (before it runs), entry call `{}` ({}).\n\n{}",
-        stop_line + 1,
-        entry.call,
-        entry.origin.describe(),
-        provenance(engine, &answers.answerer())
-    );
-    result.hover = Some(HoverInfo { markdown, range });
-    result
+    markdown
 }
 
 /// A command as the server offers it: a lens, a code action or a picker.
