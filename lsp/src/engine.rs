@@ -16,7 +16,7 @@ pub use ndb_inference::debugger::Backend;
 use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
 use ndb_inference::neural::{ModelSpec, NeuralDebugger};
 use ndb_inference::ops;
-use ndb_inference::suggest::{self, SuggestError};
+use ndb_inference::suggest::{self, SuggestError, Suggestion};
 use ndb_inference::tracer::TracerConfig;
 use tokio::sync::{watch, Semaphore};
 
@@ -64,24 +64,6 @@ pub struct Key {
     pub engine: Backend,
 }
 
-/// A suggested input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Suggested {
-    /// The argument text, such as `1, [2, 3]`.
-    pub input: String,
-    /// Where it came from, as a word (`model`, `doctest`, `edit`, ...).
-    pub origin: String,
-    /// The same for people (`edit of 'ab'`).
-    pub from: String,
-    pub votes: usize,
-    pub samples: usize,
-    /// The output it is meant to give (asked for, or predicted).
-    pub output: Option<String>,
-    pub verified: Option<bool>,
-    /// What a run really gave when it did not confirm.
-    pub actual: Option<String>,
-}
-
 /// An answer, or why there is none.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
@@ -91,7 +73,7 @@ pub enum Answer {
         raised: bool,
         state: State,
     },
-    Suggestions(Vec<Suggested>),
+    Suggestions(Vec<Suggestion>),
     /// `None`: could not be checked (the run failed or hit a limit).
     Checked(Option<bool>),
     Failed(Failure),
@@ -587,22 +569,7 @@ pub fn answer_blocking(
             let model = (key.engine == Backend::Model && plan.use_model).then_some(debugger);
             let runner = plan.run.then_some(tracer);
             match suggest::suggest(model, runner, source, &request, cancel) {
-                Ok(report) => Ok(Answer::Suggestions(
-                    report
-                        .suggestions
-                        .into_iter()
-                        .map(|suggestion| Suggested {
-                            input: suggestion.input,
-                            origin: suggestion.origin.kind().to_string(),
-                            from: suggestion.origin.describe(),
-                            votes: suggestion.votes,
-                            samples: suggestion.samples,
-                            output: suggestion.output,
-                            verified: suggestion.verified,
-                            actual: suggestion.actual,
-                        })
-                        .collect(),
-                )),
+                Ok(report) => Ok(Answer::Suggestions(report.suggestions)),
                 Err(SuggestError::Debug(error)) => Err(error),
                 // Bad input (no parameters, an output that is no literal)
                 // is an answer the user reads, not a failure of the engine.

@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use ndb_grammar::{EventKind, ExitStatus, StateView};
 use ndb_inference::debugger::{Confidence, State, Verdict, LIKELY_THRESHOLD};
-use ndb_inference::suggest::{Budget, Seed};
+use ndb_inference::suggest::{Budget, Seed, Suggestion};
 
 use crate::document::DocumentSnapshot;
-use crate::engine::{Answer, Backend, Key, Question, SuggestPlan, Suggested};
+use crate::engine::{Answer, Backend, Key, Question, SuggestPlan};
 use crate::entry_calls::{self, EntryCall, ExternalCalls, UserEntryCalls};
 use crate::lsp_ext::{
     ChooseEntryCall, Command, FunctionArgument, InsertSuggestion, LineArgument, SuggestInputs,
@@ -1139,7 +1139,7 @@ fn style_name(style: InsertStyle) -> &'static str {
 
 /// "5/8 agree, ✓ verified by running", "from edit of 'ab', ✗ refuted by
 /// running" and the like.
-pub fn suggestion_marks(suggestion: &Suggested) -> String {
+pub fn suggestion_marks(suggestion: &Suggestion) -> String {
     let verified = match suggestion.verified {
         Some(true) => ", ✓ verified by running",
         Some(false) => ", ✗ refuted by running",
@@ -1151,6 +1151,6 @@ pub fn suggestion_marks(suggestion: &Suggested) -> String {
             suggestion.votes, suggestion.samples
         )
     } else {
-        format!("from {}{verified}", suggestion.from)
+        format!("from {}{verified}", suggestion.origin.describe())
     }
 }

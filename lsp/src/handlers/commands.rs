@@ -263,8 +263,8 @@ async fn suggest_inputs(
         .map(|suggestion| lsp_ext::SuggestionData {
             input: suggestion.input.clone(),
             entry_call: ops::entry_call(&function.name, &suggestion.input),
-            origin: suggestion.origin.clone(),
-            from: suggestion.from.clone(),
+            origin: suggestion.origin.kind().to_string(),
+            from: suggestion.origin.describe(),
             votes: suggestion.votes,
             samples: suggestion.samples,
             output: suggestion.output.clone(),
