@@ -7,9 +7,10 @@ use std::io::{BufRead, Write};
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use ndb_grammar::locate::{find_function, function_spans};
+use ndb_grammar::locate::find_function;
 use ndb_inference::debugger::{Cancel, Debugger, TracerDebugger};
 use ndb_inference::ops::{self, OutputMode};
+use ndb_inference::python::function_spans;
 use ndb_inference::suggest;
 use serde_json::{json, Value};
 

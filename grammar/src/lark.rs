@@ -32,7 +32,7 @@
 //!   only name real lines. A source without any non-blank line falls back to
 //!   any one-line text.
 
-use crate::locate::{enclosing_function, function_spans};
+use crate::locate::{enclosing_function, FunctionSpan};
 use crate::state::source_lines;
 use crate::text::resolve_breakpoint;
 use crate::text::{
@@ -104,12 +104,13 @@ fn one_state_grammar(comment: &str, states: &str, src: String) -> String {
 /// or in a generator can stop anywhere).
 pub fn answer_grammar(
     source: Option<&str>,
+    functions: &[FunctionSpan],
     action: &TextAction,
     current: Option<&TextState>,
 ) -> String {
     match action {
         TextAction::Breakpoint { src, occurrence } => breakpoint_grammar(source, src, *occurrence),
-        TextAction::InvStepCall => inv_step_call_grammar(source, current),
+        TextAction::InvStepCall => inv_step_call_grammar(source, functions, current),
         _ => state_grammar(source, action.is_inverse()),
     }
 }
@@ -136,10 +137,14 @@ fn breakpoint_grammar(source: Option<&str>, src: &str, occurrence: Option<u32>) 
 /// Without a source, from a call or an exit (which are in no function's
 /// body), or from text that is no line of a function, the whole inverse
 /// grammar.
-fn inv_step_call_grammar(source: Option<&str>, current: Option<&TextState>) -> String {
+fn inv_step_call_grammar(
+    source: Option<&str>,
+    functions: &[FunctionSpan],
+    current: Option<&TextState>,
+) -> String {
     let defs = match (source, current) {
         (Some(source), Some(state)) if state.event != TextEvent::Call => {
-            calls_of_line(source, &state.src)
+            calls_of_line(source, functions, &state.src)
         }
         _ => Vec::new(),
     };
@@ -154,19 +159,19 @@ fn inv_step_call_grammar(source: Option<&str>, current: Option<&TextState>) -> S
 }
 
 /// The `def` lines of the functions whose bodies hold a line reading `src`
-/// exactly (the innermost function of each such line), in file order.
-fn calls_of_line<'a>(source: &'a str, src: &str) -> Vec<&'a str> {
+/// exactly (the innermost function of each such line), in file order;
+/// `spans` are the source's functions.
+fn calls_of_line<'a>(source: &'a str, spans: &[FunctionSpan], src: &str) -> Vec<&'a str> {
     if src.trim().is_empty() {
         return Vec::new();
     }
-    let spans = function_spans(source);
     let lines: Vec<&str> = source_lines(source).collect();
     let mut defs: Vec<&str> = Vec::new();
     for (index, line) in lines.iter().enumerate() {
         if *line != src {
             continue;
         }
-        let Some(function) = enclosing_function(&spans, index as u32 + 1) else {
+        let Some(function) = enclosing_function(spans, index as u32 + 1) else {
             continue;
         };
         if let Some(def) = lines.get(spans[function].def_line as usize - 1) {
@@ -488,7 +493,7 @@ mod tests {
             src: "continue".to_string(),
             occurrence: Some(2),
         };
-        let grammar = answer_grammar(Some(source), &action, None);
+        let grammar = answer_grammar(Some(source), &[], &action, None);
         let src: Vec<&str> = grammar
             .lines()
             .skip_while(|line| !line.starts_with("SRC:"))
@@ -508,7 +513,7 @@ mod tests {
             src: "print(x)".to_string(),
             occurrence: None,
         };
-        let grammar = answer_grammar(Some(source), &elsewhere, None);
+        let grammar = answer_grammar(Some(source), &[], &elsewhere, None);
         assert!(
             grammar.ends_with(&format!("{}\n", src_terminal(Some(source)))),
             "{grammar}"
@@ -516,11 +521,11 @@ mod tests {
         assert!(grammar.contains(r#"    | "    return 1""#), "{grammar}");
         // Other actions keep the whole grammars.
         assert_eq!(
-            answer_grammar(Some(source), &TextAction::StepReturn, None),
+            answer_grammar(Some(source), &[], &TextAction::StepReturn, None),
             state_grammar(Some(source), false)
         );
         assert_eq!(
-            answer_grammar(Some(source), &TextAction::InvStepOver, None),
+            answer_grammar(Some(source), &[], &TextAction::InvStepOver, None),
             state_grammar(Some(source), true)
         );
     }
@@ -528,6 +533,21 @@ mod tests {
     #[test]
     fn inv_step_call_answers_with_the_call_of_the_current_function() {
         let source = "def evens(nums):\n    result = []\n    for n in nums:\n        if n % 2 == 0:\n            result.append(n)\n    return result\n\n\n@cache\ndef odds(nums):\n    result = [n for n in nums if n % 2]\n    return result\n\n\ndef shout(words):\n    def up(w):\n        return w.upper()\n    return ' '.join(up(w) for w in words)\n";
+        // The source's functions, as the Python reader finds them.
+        let span = |name: &str, first_line, def_line, end_line, indent| FunctionSpan {
+            name: name.to_string(),
+            first_line,
+            def_line,
+            body_line: def_line + 1,
+            end_line,
+            indent,
+        };
+        let functions = [
+            span("evens", 1, 1, 6, 0),
+            span("odds", 9, 10, 12, 0),
+            span("shout", 15, 15, 18, 0),
+            span("up", 16, 16, 17, 4),
+        ];
         let at = |event, src: &str| TextState {
             event,
             inverse: true,
@@ -543,7 +563,12 @@ mod tests {
                 .collect()
         };
         let call = |current: &TextState| {
-            answer_grammar(Some(source), &TextAction::InvStepCall, Some(current))
+            answer_grammar(
+                Some(source),
+                &functions,
+                &TextAction::InvStepCall,
+                Some(current),
+            )
         };
         // From a line of one function: that function's call, nothing else.
         let grammar = call(&at(TextEvent::Line, "        if n % 2 == 0:"));
@@ -572,7 +597,12 @@ mod tests {
             None,
         ] {
             assert_eq!(
-                answer_grammar(Some(source), &TextAction::InvStepCall, current.as_ref()),
+                answer_grammar(
+                    Some(source),
+                    &functions,
+                    &TextAction::InvStepCall,
+                    current.as_ref()
+                ),
                 whole
             );
         }

@@ -25,7 +25,9 @@ use crate::action::Action;
 use crate::state::{source_lines, EventKind, StateView};
 use crate::trajectory::{TextEvent, TextState};
 
-/// A function found in the source by indentation.
+/// A function of the source, as plain data: the Python reader
+/// (`ndb_inference::python`, tree-sitter) finds them; the grammar only
+/// reads them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionSpan {
     pub name: String,
@@ -64,72 +66,6 @@ pub fn def_name(text: &str) -> Option<&str> {
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     (end > 0).then(|| &rest[..end])
-}
-
-fn indentation(text: &str) -> usize {
-    text.len() - text.trim_start().len()
-}
-
-fn is_code(text: &str) -> bool {
-    let trimmed = text.trim();
-    !trimmed.is_empty() && !trimmed.starts_with('#')
-}
-
-/// Every function of the source, in file order, nested ones included.
-pub fn function_spans(source: &str) -> Vec<FunctionSpan> {
-    let lines: Vec<&str> = source_lines(source).collect();
-    let mut spans = Vec::new();
-    for (index, text) in lines.iter().enumerate() {
-        let Some(name) = def_name(text) else {
-            continue;
-        };
-        let indent = indentation(text);
-        let mut first = index;
-        while first > 0 {
-            let above = lines[first - 1];
-            if above.trim_start().starts_with('@') && indentation(above) == indent {
-                first -= 1;
-            } else {
-                break;
-            }
-        }
-        // The header may span lines: the body starts after the line where
-        // its brackets balance.
-        let mut depth = 0i32;
-        let mut header_end = index;
-        for (offset, line) in lines[index..].iter().enumerate() {
-            for c in line.chars() {
-                match c {
-                    '(' | '[' | '{' => depth += 1,
-                    ')' | ']' | '}' => depth -= 1,
-                    _ => {}
-                }
-            }
-            header_end = index + offset;
-            if depth <= 0 {
-                break;
-            }
-        }
-        let mut end = header_end;
-        for (offset, line) in lines[header_end + 1..].iter().enumerate() {
-            if !is_code(line) {
-                continue;
-            }
-            if indentation(line) <= indent {
-                break;
-            }
-            end = header_end + 1 + offset;
-        }
-        spans.push(FunctionSpan {
-            name: name.to_string(),
-            first_line: first as u32 + 1,
-            def_line: index as u32 + 1,
-            body_line: (header_end as u32 + 2).min(end as u32 + 1),
-            end_line: end as u32 + 1,
-            indent,
-        });
-    }
-    spans
 }
 
 /// The innermost function holding `line`.
@@ -195,11 +131,13 @@ pub struct Locator<'a> {
 }
 
 impl<'a> Locator<'a> {
-    pub fn new(source: &'a str) -> Locator<'a> {
+    /// A locator over `source`, whose functions are `spans` (in file
+    /// order, nested ones included).
+    pub fn new(source: &'a str, spans: Vec<FunctionSpan>) -> Locator<'a> {
         Locator {
             source,
             lines: source_lines(source).collect(),
-            spans: function_spans(source),
+            spans,
         }
     }
 
@@ -413,21 +351,27 @@ def helper(x):
     return inner(x)
 ";
 
+    /// SOURCE's functions as the Python reader finds them (the inference
+    /// crate's tests hold the reader to these spans).
+    fn spans() -> Vec<FunctionSpan> {
+        let span = |name: &str, first_line, def_line, end_line, indent| FunctionSpan {
+            name: name.to_string(),
+            first_line,
+            def_line,
+            body_line: def_line + 1,
+            end_line,
+            indent,
+        };
+        vec![
+            span("outer", 3, 4, 8, 0),
+            span("helper", 10, 10, 13, 0),
+            span("inner", 11, 11, 12, 4),
+        ]
+    }
+
     #[test]
-    fn finds_functions_by_indentation() {
-        let spans = function_spans(SOURCE);
-        let summary: Vec<_> = spans
-            .iter()
-            .map(|s| (s.name.as_str(), s.first_line, s.def_line, s.end_line))
-            .collect();
-        assert_eq!(
-            summary,
-            [
-                ("outer", 3, 4, 8),
-                ("helper", 10, 10, 13),
-                ("inner", 11, 11, 12)
-            ]
-        );
+    fn finds_enclosing_functions_and_return_lines_from_spans() {
+        let spans = spans();
         assert_eq!(enclosing_function(&spans, 12), Some(2));
         assert_eq!(enclosing_function(&spans, 13), Some(1));
         assert_eq!(enclosing_function(&spans, 1), None);
@@ -456,7 +400,7 @@ def helper(x):
 
     #[test]
     fn follows_frames_into_and_out_of_calls() {
-        let locator = Locator::new(SOURCE);
+        let locator = Locator::new(SOURCE, spans());
         let start = StateView::Event {
             kind: EventKind::Call,
             line: 3,
@@ -545,7 +489,7 @@ def helper(x):
 
     #[test]
     fn a_breakpoint_in_a_callee_opens_a_frame_and_inverse_steps_go_back() {
-        let locator = Locator::new(SOURCE);
+        let locator = Locator::new(SOURCE, spans());
         let start = StateView::Event {
             kind: EventKind::Call,
             line: 3,

@@ -6,6 +6,7 @@
 use ndb_grammar::lark::{
     answer_grammar, arguments_grammar, literal_grammar, state_grammar, trajectory_grammar,
 };
+use ndb_grammar::locate::FunctionSpan;
 use ndb_grammar::text::{
     breakpoint_action, delta_possible, normalize_trajectory, parse_state, parse_trajectory,
     print_state, print_trajectory, prompt_prefix, resolve_breakpoint, SPECIAL_TOKENS,
@@ -26,6 +27,18 @@ def f(xs):
         total += x
     return total
 ";
+
+/// SUM_SOURCE's one function, as the Python reader finds it.
+fn sum_function() -> FunctionSpan {
+    FunctionSpan {
+        name: "f".to_string(),
+        first_line: 1,
+        def_line: 1,
+        body_line: 2,
+        end_line: 6,
+        indent: 0,
+    }
+}
 
 const UPPER_SOURCE: &str = "\
 def g(s):
@@ -809,7 +822,7 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
         occurrence: Some(2),
     };
     cases.case(
-        &answer_grammar(Some(SUM_SOURCE), &breakpoint, None),
+        &answer_grammar(Some(SUM_SOURCE), &[], &breakpoint, None),
         &[
             r#"<|line_sep|><|arg_sep|>{"xs": "[1, 2]", "total": "1", "x": "1"}<|src_sep|>        total += x"#.into(),
             r#"<|line_sep|><|arg_sep|>{"total": "3"}<|src_sep|>        total += x<|action_sep|>"#.into(),
@@ -835,7 +848,12 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
         value: Some("6".to_string()),
     };
     cases.case(
-        &answer_grammar(Some(SUM_SOURCE), &TextAction::InvStepCall, Some(&returned)),
+        &answer_grammar(
+            Some(SUM_SOURCE),
+            &[sum_function()],
+            &TextAction::InvStepCall,
+            Some(&returned),
+        ),
         &[
             r#"<|inv_call_sep|><|src_sep|>def f(xs):<|arg_sep|>{"xs": "[1, 2]"}"#.into(),
             r#"<|inv_call_sep|><|src_sep|>def f(xs):<|arg_sep|>{"xs": "[3]"}<|action_sep|>"#.into(),

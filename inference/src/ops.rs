@@ -4,7 +4,9 @@
 //! suggestion by running it with the real tracer (which runs user code: only
 //! when the user asked for it).
 
-use ndb_grammar::locate::{def_name, find_function, function_spans, return_line, FunctionSpan};
+use ndb_grammar::locate::{def_name, find_function, return_line, FunctionSpan};
+
+use crate::python::function_spans;
 
 use crate::python::syntax::{Parameter, ParameterKind};
 use crate::python::PythonFile;

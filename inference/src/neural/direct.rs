@@ -12,7 +12,9 @@
 //! model that never learnt the debugger language answers these two jumps far
 //! better as assertions (inference/default-model/README.md).
 
-use ndb_grammar::locate::{enclosing_function, function_spans, return_line};
+use ndb_grammar::locate::{enclosing_function, return_line};
+
+use crate::python::function_spans;
 use ndb_grammar::state::source_lines;
 use ndb_grammar::{Action, TextEvent};
 

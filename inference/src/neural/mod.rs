@@ -1020,7 +1020,8 @@ impl NeuralDebugger {
     /// The grammar of the state after `action`, with special tokens as the
     /// model's tokenizer carries them.
     fn grammar(&self, source: &str, action: &TextAction, current: &TextState) -> String {
-        let grammar = lark::answer_grammar(Some(source), action, Some(current));
+        let functions = crate::python::function_spans(source);
+        let grammar = lark::answer_grammar(Some(source), &functions, action, Some(current));
         match self.language.info.special_tokens {
             SpecialTokenMode::Tokens => grammar,
             SpecialTokenMode::Text => lark::special_tokens_as_text(&grammar),
@@ -1622,7 +1623,7 @@ impl NeuralDebugger {
             return None;
         }
         let lines: Vec<&str> = ndb_grammar::state::source_lines(source).collect();
-        let span = ndb_grammar::locate::function_spans(source)
+        let span = crate::python::function_spans(source)
             .into_iter()
             .find(|span| {
                 lines.get(span.def_line as usize - 1) == Some(&trajectory.start.src.as_str())
@@ -1663,7 +1664,10 @@ impl NeuralDebugger {
     /// Places the model's text states on lines, following the session's
     /// frames.
     fn place(&self, session: &Session, action: Action, text: &TextState) -> Option<StateView> {
-        let locator = Locator::new(&session.source);
+        let locator = Locator::new(
+            &session.source,
+            crate::python::function_spans(&session.source),
+        );
         let mut stack = locator.start(session.start.view.as_ref());
         for step in &session.steps {
             stack = locator.place(&stack, step.action, &step.state.text).1;

@@ -22,6 +22,7 @@ pub mod syntax;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use ndb_grammar::locate::FunctionSpan;
 use tree_sitter::{ParseOptions, Parser, Tree};
 
 use entry_calls::{EntryCall, ExternalCalls, UserEntryCalls};
@@ -98,6 +99,12 @@ pub fn parse_within(
     tree
 }
 
+/// Every function of `text` as the grammar's spans
+/// ([`PythonFile::function_spans`]).
+pub fn function_spans(text: &str) -> Vec<FunctionSpan> {
+    PythonFile::parse(text).function_spans()
+}
+
 /// A whole file, read once: its tree (when the parse finished within the
 /// budget) and what [`Analysis`] finds in it.
 pub struct PythonFile {
@@ -143,6 +150,27 @@ impl PythonFile {
             &UserEntryCalls::default(),
             &ExternalCalls::default(),
         )
+    }
+
+    /// Every function of the file (methods and nested ones included) as
+    /// the grammar's plain spans, in file order: what the model's
+    /// locator, the breakpoint grammar and the jumps read of the source.
+    pub fn function_spans(&self) -> Vec<FunctionSpan> {
+        let mut spans: Vec<FunctionSpan> = self
+            .analysis
+            .functions
+            .iter()
+            .map(|function| FunctionSpan {
+                name: function.name.clone(),
+                first_line: function.first_line as u32 + 1,
+                def_line: function.def_line as u32 + 1,
+                body_line: function.body_start_line as u32 + 1,
+                end_line: function.body_end_line as u32 + 1,
+                indent: function.indent.len(),
+            })
+            .collect();
+        spans.sort_by_key(|span| span.def_line);
+        spans
     }
 
     /// The module-level function `name`, by index.
@@ -329,5 +357,66 @@ mod tests {
             assert_eq!(calls.len(), 1, "{guard}");
             assert_eq!(calls[0].origin, entry_calls::Origin::MainBlock, "{guard}");
         }
+    }
+}
+
+#[cfg(test)]
+mod spans_tests {
+    use ndb_grammar::locate::FunctionSpan;
+
+    fn span(
+        name: &str,
+        first_line: u32,
+        def_line: u32,
+        end_line: u32,
+        indent: usize,
+    ) -> FunctionSpan {
+        FunctionSpan {
+            name: name.to_string(),
+            first_line,
+            def_line,
+            body_line: def_line + 1,
+            end_line,
+            indent,
+        }
+    }
+
+    /// The spans the grammar's tests take as data (grammar/src/locate.rs,
+    /// grammar/src/lark.rs) are what the reader finds.
+    #[test]
+    fn the_grammar_tests_spans_are_the_readers() {
+        let source = "import math\n\n@decorator\ndef outer(xs):\n    total = 0\n    for x in xs:\n        total += helper(x)\n    return total\n\ndef helper(x):\n    def inner(y):\n        return y * 2\n    return inner(x)\n";
+        assert_eq!(
+            super::function_spans(source),
+            [
+                span("outer", 3, 4, 8, 0),
+                span("helper", 10, 10, 13, 0),
+                span("inner", 11, 11, 12, 4)
+            ]
+        );
+        let source = "def evens(nums):\n    result = []\n    for n in nums:\n        if n % 2 == 0:\n            result.append(n)\n    return result\n\n\n@cache\ndef odds(nums):\n    result = [n for n in nums if n % 2]\n    return result\n\n\ndef shout(words):\n    def up(w):\n        return w.upper()\n    return ' '.join(up(w) for w in words)\n";
+        assert_eq!(
+            super::function_spans(source),
+            [
+                span("evens", 1, 1, 6, 0),
+                span("odds", 9, 10, 12, 0),
+                span("shout", 15, 15, 18, 0),
+                span("up", 16, 16, 17, 4)
+            ]
+        );
+    }
+
+    /// Where reading by indentation went wrong: a `def` inside a string is
+    /// no function, a docstring's unindented lines do not end the body,
+    /// trailing comments are not the body's, a header may span lines and a
+    /// body may sit on the `def` line.
+    #[test]
+    fn spans_follow_the_syntax_not_the_indentation() {
+        let source = "def f(a,\n      b):\n    '''Doc\nstring at column 0\n'''\n    return a + b\n    # a comment\n\ntext = '''\ndef g(x):\n    pass\n'''\n\ndef h(x): return x\n";
+        let mut f = span("f", 1, 1, 6, 0);
+        f.body_line = 3;
+        let mut h = span("h", 14, 14, 14, 0);
+        h.body_line = 14;
+        assert_eq!(super::function_spans(source), [f, h]);
     }
 }

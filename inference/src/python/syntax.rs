@@ -47,6 +47,12 @@ pub struct Function {
     /// 0-based line of the body's first statement after the docstring:
     /// where execution first stops in the function.
     pub body_line: usize,
+    /// 0-based first line after the header (the `def` line for a body on
+    /// it), blank lines included.
+    pub body_start_line: usize,
+    /// 0-based last line of the body's last statement (comments after it
+    /// are not the body's).
+    pub body_end_line: usize,
     /// The header on one line, such as `def f(xs, k=3) -> int`.
     pub signature: String,
     pub parameters: Vec<Parameter>,
@@ -416,6 +422,19 @@ impl Walker<'_> {
             Some(body) => (body.start_position().row, format!("{indent}    ")),
             None => (def_line + 1, format!("{indent}    ")),
         };
+        // The first line after the header (which may span lines), or the
+        // `def` line for a body on it.
+        let header_end = {
+            let mut cursor = node.walk();
+            let colon = node.children(&mut cursor).find(|child| child.kind() == ":");
+            colon.map_or(def_line, |colon| colon.end_position().row)
+        };
+        let body_start_line = match body {
+            Some(body) if body.start_position().row > header_end => header_end + 1,
+            Some(body) => body.start_position().row,
+            None => def_line,
+        };
+        let body_end_line = body.map_or(def_line, last_statement_line);
         let parameters = node
             .child_by_field_name("parameters")
             .map(|parameters| parameters_of(parameters, self.source))
@@ -434,6 +453,8 @@ impl Walker<'_> {
             indent,
             body_indent,
             body_line,
+            body_start_line,
+            body_end_line,
             signature,
             parameters,
             return_lines: Vec::new(),
@@ -842,4 +863,22 @@ pub fn identifier_at(tree: &Tree, text: &str, offset: usize) -> Option<(String, 
         }
     }
     None
+}
+/// The last line of the last statement of `body` (a block): where the
+/// function's code ends, comments after it left out.
+fn last_statement_line(body: Node) -> usize {
+    let mut cursor = body.walk();
+    let last = body
+        .named_children(&mut cursor)
+        .filter(|child| child.kind() != "comment")
+        .last()
+        .unwrap_or(body);
+    let end = last.end_position();
+    // A node that ends at a line's start (its newline included) ends on
+    // the line before.
+    if end.column == 0 && end.row > last.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    }
 }

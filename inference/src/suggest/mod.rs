@@ -17,7 +17,7 @@ pub mod value;
 
 use std::time::{Duration, Instant};
 
-use ndb_grammar::locate::{find_function, function_spans, FunctionSpan};
+use ndb_grammar::locate::{find_function, FunctionSpan};
 use ndb_grammar::ExitStatus;
 
 use crate::debugger::{Cancel, DebugError, Debugger, TracerDebugger};
@@ -413,7 +413,7 @@ pub fn suggest(
     cancel: &Cancel,
 ) -> Result<Report, SuggestError> {
     let started = Instant::now();
-    let spans = function_spans(source);
+    let spans = crate::python::function_spans(source);
     let index = find_function(&spans, &request.function)
         .ok_or_else(|| SuggestError::NoFunction(request.function.clone()))?;
     let span = &spans[index];

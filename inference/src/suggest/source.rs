@@ -700,7 +700,7 @@ fn string_method_argument(tokens: &[Token], index: usize) -> Option<Kind> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndb_grammar::locate::function_spans;
+    use crate::python::function_spans;
 
     const SOURCE: &str = "\
 def f(text, n: int, items):
