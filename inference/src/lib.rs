@@ -9,6 +9,7 @@ pub mod cache;
 pub mod choice;
 pub mod data;
 pub mod debugger;
+pub mod engine;
 pub mod entry;
 pub mod json;
 pub mod models;

@@ -13,7 +13,6 @@
 pub mod convert;
 pub mod document;
 pub mod edits;
-pub mod engine;
 pub mod handlers;
 pub mod ide;
 pub mod lsp_ext;
@@ -24,6 +23,7 @@ pub mod wire;
 pub mod workspace;
 
 // The one Python reader, shared with the agent tools and the CLI.
+pub use ndb_inference::engine;
 pub use ndb_inference::python::{entry_calls, line_index, syntax};
 
 use std::sync::Arc;

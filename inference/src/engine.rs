@@ -1,4 +1,6 @@
-//! Questions to the debugger, answered off the request path: a cache keyed by
+//! The question/answer engine every long-lived front end shares (the
+//! language server today): questions to the debugger, answered off the
+//! request path: a cache keyed by
 //! the source's hash, in-flight work shared between askers, cancellation of
 //! work whose source is no longer open, a quiet period after edits, one
 //! question at a time (the model owns the CPU), and the model loaded once in
@@ -10,17 +12,17 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::cache::{Cache, CacheStats};
+pub use crate::debugger::Backend;
+use crate::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
+use crate::neural::{ModelSpec, NeuralDebugger};
+use crate::ops;
+use crate::suggest::{self, SuggestError, Suggestion};
+use crate::tracer::TracerConfig;
 use dashmap::DashMap;
-use ndb_inference::cache::{Cache, CacheStats};
-pub use ndb_inference::debugger::Backend;
-use ndb_inference::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
-use ndb_inference::neural::{ModelSpec, NeuralDebugger};
-use ndb_inference::ops;
-use ndb_inference::suggest::{self, SuggestError, Suggestion};
-use ndb_inference::tracer::TracerConfig;
 use tokio::sync::{watch, Semaphore};
 
-use ndb_inference::ops::OutputMode;
+use crate::ops::OutputMode;
 
 /// The fewest samples "suggest inputs" draws (the `samples` setting, k, is
 /// used when larger): one greedy proposal cannot be ranked.
@@ -103,7 +105,7 @@ impl PartialEq for Failure {
     }
 }
 
-pub use ndb_inference::debugger::ModelUnavailable;
+pub use crate::debugger::ModelUnavailable;
 
 /// The model's loading state.
 #[derive(Clone)]
