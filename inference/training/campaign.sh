@@ -24,6 +24,10 @@
 #                         step, data position and random states, without the
 #                         optimiser's moments; inference/training/campaign-qwen/carry/)
 #                         or an adapter folder (train.py --carry-from)
+#   --data DIR            train on this dataset instead of making one (the
+#                         Qwen campaign's is committed:
+#                         inference/training/campaign-qwen/data, so every
+#                         session reads the very records the carry counts)
 #   --record DIR          after the session, copy the run's log, its carry/
 #                         and its best adapter into DIR (the committed record:
 #                         inference/training/campaign-qwen/)
@@ -38,10 +42,10 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-usage="usage: campaign.sh OUT [--base smollm2|qwen2.5-coder-0.5b] [--session-minutes M] [--resume-from CHECKPOINT|DIR] [--record DIR] [--adopt-data]"
+usage="usage: campaign.sh OUT [--base smollm2|qwen2.5-coder-0.5b] [--session-minutes M] [--resume-from CHECKPOINT|DIR] [--data DIR] [--record DIR] [--adopt-data]"
 out="${1:?$usage}"
 shift
-session_minutes=100 resume_from="" adopt="" base=smollm2 record=""
+session_minutes=100 resume_from="" adopt="" base=smollm2 record="" data=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --base) base="$2"; shift 2 ;;
@@ -49,6 +53,7 @@ while [ $# -gt 0 ]; do
         --resume-from) resume_from="$2"; shift 2 ;;
         --adopt-data) adopt="--adopt-data"; shift ;;
         --record) record="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
         *) echo "campaign: unknown option $1 ($usage)" >&2; exit 2 ;;
     esac
 done
@@ -58,6 +63,10 @@ cruxeval="${NDB_CRUXEVAL_DEV:-$repo/../shared/data/cruxeval-dev.jsonl}"
 [ -f "$cruxeval" ] || { echo "campaign: the CruxEval dev set is needed for the guard ($cruxeval)" >&2; exit 1; }
 mkdir -p "$out/programs"
 
+if [ -n "$data" ] && [ ! -f "$out/data/manifest.json" ]; then
+    [ -f "$data/manifest.json" ] || { echo "campaign: $data is no dataset (no manifest.json)" >&2; exit 1; }
+    mkdir -p "$out/data" && cp "$data"/* "$out/data/"
+fi
 if [ ! -f "$out/data/manifest.json" ]; then
     echo "campaign: making the dataset (once)" >&2
     # The first 1,000 programs (seed 1, the run's data to step 1,128) and
@@ -119,6 +128,12 @@ if [ -n "$record" ]; then
     cp "$out/run/log.jsonl" "$record/log.jsonl"
     if [ -d "$out/run/carry" ]; then
         rm -rf "$record/carry" && cp -r "$out/run/carry" "$record/carry"
+    fi
+    if [ ! -f "$record/data/manifest.json" ]; then
+        # The dataset travels with the record (7 MB for the Qwen run): the
+        # next session reads the same records (--data), which a rebuild on
+        # a loaded machine does not promise (calls cut by the time limit).
+        mkdir -p "$record/data" && cp "$out/data"/* "$record/data/"
     fi
     if [ -f "$out/run/best/adapter.safetensors" ]; then
         cp "$out/run/best/adapter.safetensors" "$out/run/best/adapter.json" "$record/"
