@@ -534,14 +534,7 @@ mod tests {
     fn inv_step_call_answers_with_the_call_of_the_current_function() {
         let source = "def evens(nums):\n    result = []\n    for n in nums:\n        if n % 2 == 0:\n            result.append(n)\n    return result\n\n\n@cache\ndef odds(nums):\n    result = [n for n in nums if n % 2]\n    return result\n\n\ndef shout(words):\n    def up(w):\n        return w.upper()\n    return ' '.join(up(w) for w in words)\n";
         // The source's functions, as the Python reader finds them.
-        let span = |name: &str, first_line, def_line, end_line, indent| FunctionSpan {
-            name: name.to_string(),
-            first_line,
-            def_line,
-            body_line: def_line + 1,
-            end_line,
-            indent,
-        };
+        let span = FunctionSpan::one_line_header;
         let functions = [
             span("evens", 1, 1, 6, 0),
             span("odds", 9, 10, 12, 0),

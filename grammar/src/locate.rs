@@ -45,6 +45,25 @@ pub struct FunctionSpan {
 }
 
 impl FunctionSpan {
+    /// The span of a function whose header is one line (the body starts on
+    /// the next): how tests and fixtures write spans as data.
+    pub fn one_line_header(
+        name: &str,
+        first_line: u32,
+        def_line: u32,
+        end_line: u32,
+        indent: usize,
+    ) -> FunctionSpan {
+        FunctionSpan {
+            name: name.to_string(),
+            first_line,
+            def_line,
+            body_line: def_line + 1,
+            end_line,
+            indent,
+        }
+    }
+
     /// Whether `line` is a statement of this function's body (or of a
     /// function nested in it). The `def` line itself is a statement of the
     /// enclosing code.
@@ -354,14 +373,7 @@ def helper(x):
     /// SOURCE's functions as the Python reader finds them (the inference
     /// crate's tests hold the reader to these spans).
     fn spans() -> Vec<FunctionSpan> {
-        let span = |name: &str, first_line, def_line, end_line, indent| FunctionSpan {
-            name: name.to_string(),
-            first_line,
-            def_line,
-            body_line: def_line + 1,
-            end_line,
-            indent,
-        };
+        let span = FunctionSpan::one_line_header;
         vec![
             span("outer", 3, 4, 8, 0),
             span("helper", 10, 10, 13, 0),

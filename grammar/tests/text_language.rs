@@ -30,14 +30,7 @@ def f(xs):
 
 /// SUM_SOURCE's one function, as the Python reader finds it.
 fn sum_function() -> FunctionSpan {
-    FunctionSpan {
-        name: "f".to_string(),
-        first_line: 1,
-        def_line: 1,
-        body_line: 2,
-        end_line: 6,
-        indent: 0,
-    }
+    FunctionSpan::one_line_header("f", 1, 1, 6, 0)
 }
 
 const UPPER_SOURCE: &str = "\

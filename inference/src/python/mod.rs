@@ -364,21 +364,8 @@ mod tests {
 mod spans_tests {
     use ndb_grammar::locate::FunctionSpan;
 
-    fn span(
-        name: &str,
-        first_line: u32,
-        def_line: u32,
-        end_line: u32,
-        indent: usize,
-    ) -> FunctionSpan {
-        FunctionSpan {
-            name: name.to_string(),
-            first_line,
-            def_line,
-            body_line: def_line + 1,
-            end_line,
-            indent,
-        }
+    fn span(name: &str, first: u32, def: u32, end: u32, indent: usize) -> FunctionSpan {
+        FunctionSpan::one_line_header(name, first, def, end, indent)
     }
 
     /// The spans the grammar's tests take as data (grammar/src/locate.rs,
