@@ -505,7 +505,39 @@ fn the_qwen_recipe_runs_end_to_end_at_a_tiny_size() {
     assert_eq!(adapter["init"], "qwen2.5-coder-0.5b");
     assert_eq!(adapter["base_vocab"], 151936);
     answers_with_the_added_tokens(&run.join("model"));
-    // A float32 copy of the 0.5B model (2.5 GB) and a checkpoint.
+    // The adapter alone, merged into the base again by export_adapter.py
+    // (what a campaign's committed adapter goes through): the same model.
+    let exported = root.join("exported");
+    let output = Command::new("python3")
+        .arg(repository().join("inference/training/export_adapter.py"))
+        .arg("--adapter")
+        .arg(run.join("adapter"))
+        .arg("--out")
+        .arg(&exported)
+        .output()
+        .unwrap();
+    succeeded(&output, "export_adapter.py");
+    let compare = Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import sys, numpy; sys.path.insert(0, sys.argv[1]); import hf_files\n\
+             a, b = (hf_files.read_safetensors(p) for p in sys.argv[2:4])\n\
+             assert sorted(a) == sorted(b), (sorted(a)[:3], sorted(b)[:3])\n\
+             bad = [n for n in a if a[n].shape != b[n].shape or not numpy.allclose(a[n], b[n], rtol=1e-6, atol=1e-6)]\n\
+             assert not bad, bad[:5]\n\
+             print(len(a), 'tensors alike')",
+        )
+        .arg(repository().join("inference/training"))
+        .arg(run.join("model/model.safetensors"))
+        .arg(exported.join("model.safetensors"))
+        .output()
+        .unwrap();
+    succeeded(&compare, "the exported model against the run's own");
+    assert_eq!(
+        std::fs::read(run.join("model/tokenizer.json")).unwrap(),
+        std::fs::read(exported.join("tokenizer.json")).unwrap()
+    );
+    // Two float32 copies of the 0.5B model (2.5 GB each) and a checkpoint.
     std::fs::remove_dir_all(&root).unwrap();
 }
 
