@@ -11,9 +11,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ndb_grammar::{text, Action, Cursor, StateTree, Walk};
-use ndb_inference::debugger::{
-    run_actions, AutoDebugger, Backend, Cancel, Debugger, ModelUnavailable, Session, TracerDebugger,
-};
+use ndb_inference::debugger::{run_actions, Backend, Cancel, Debugger, Session, TracerDebugger};
+use ndb_inference::engine::Engine;
 use ndb_inference::json::{predicted_state_to_json, state_to_json};
 use ndb_inference::neural::{Forms, ModelSpec, NeuralDebugger, Weights};
 use ndb_inference::ops::OutputMode;
@@ -719,32 +718,16 @@ fn predict(
     let actions = Action::parse_list(actions)?;
     let source = read_source(file)?;
     let config = limits.config()?;
-    let debugger: Box<dyn Debugger> = match backend {
-        Backend::Auto => {
-            // Loaded only if the code cannot run (the tracer answers the rest).
-            // The settings are checked now; the model is loaded later.
-            let spec = model.spec(1, config.clone())?;
-            let loaded = std::sync::OnceLock::new();
-            Box::new(AutoDebugger::new(
-                Arc::new(TracerDebugger::new(config.clone())),
-                move || {
-                    loaded
-                        .get_or_init(|| {
-                            NeuralDebugger::load(&spec)
-                                .map(|model| Arc::new(model) as Arc<dyn Debugger>)
-                                .map_err(ModelUnavailable::from)
-                        })
-                        .clone()
-                },
-            ))
-        }
-        _ => {
-            let spinner = progress::Spinner::start("loading the model");
-            let loaded = model.load(1, config.clone());
-            drop(spinner);
-            Box::new(loaded?)
-        }
-    };
+    // The settings are checked now. With `auto` the model is loaded only if
+    // the code cannot run (the tracer answers the rest).
+    let engine = Engine::new(model.spec(1, config.clone())?, config);
+    if backend == Backend::Model {
+        let spinner = progress::Spinner::start("loading the model");
+        let loaded = engine.model_blocking();
+        drop(spinner);
+        loaded?;
+    }
+    let debugger = engine.debugger(backend, None)?;
     let spinner = progress::Spinner::start(format!(
         "answering {} step(s){}",
         actions.len(),

@@ -29,7 +29,7 @@ pub enum ToolError {
     #[error("`{tool}` runs your code, which this server does not allow; it is enabled by starting the server with --allow-run (`ndb mcp --allow-run`, `ndb tool --allow-run`)")]
     RunNotAllowed { tool: String },
     #[error("the model is not available: {0}. Tools that do not need it (list_functions, run_trace, check_prediction) keep working")]
-    Model(std::sync::Arc<ndb_inference::neural::ModelError>),
+    Model(ndb_inference::debugger::ModelUnavailable),
     /// Neither a model nor running is allowed: nothing can suggest.
     #[error("{0}; start the server with --allow-run to search by running, or give it a model")]
     Suggest(ndb_inference::suggest::SuggestError),

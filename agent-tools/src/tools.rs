@@ -4,14 +4,13 @@
 //! traced runs): async callers run them on a blocking thread.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ndb_grammar::{Action, StateView, TextEvent};
 use ndb_inference::debugger::{
-    run_actions, AutoDebugger, Cancel, Debugger, ModelUnavailable, Sampled, Session, State, Step,
-    TracerDebugger,
+    run_actions, Cancel, Debugger, Session, State, Step, TracerDebugger,
 };
-use ndb_inference::neural::{ModelError, ModelSpec, NeuralDebugger};
+use ndb_inference::engine::Engine;
 use ndb_inference::ops;
 use ndb_inference::suggest::{self, Seed, SuggestError};
 use ndb_inference::tracer::SandboxReport;
@@ -121,30 +120,12 @@ impl ToolOutput {
     }
 }
 
-/// Where predictions come from.
-enum Predictor {
-    /// The neural debugger, loaded once on first use and shared by every
-    /// call; a call's `samples` is a per-request k ([`Sampled`]).
-    Neural {
-        spec: ModelSpec,
-        loaded: Mutex<Option<Arc<NeuralDebugger>>>,
-    },
-    /// The real tracer where the code runs, the neural debugger (loaded
-    /// on first need, as above) where it cannot (`--backend auto`).
-    Auto {
-        spec: ModelSpec,
-        loaded: Arc<Mutex<Option<Arc<NeuralDebugger>>>>,
-    },
-    /// A fixed debugger: the real tracer (`--backend trace`) or a test's.
-    Fixed(Arc<dyn Debugger>),
-}
-
-/// The tools with their state: the predictor, the real tracer and the live
-/// sessions.
+/// The tools with their state: the engine (the model, loaded once, and the
+/// real tracer), the backend every prediction asks, and the live sessions.
 pub struct Tools {
     config: ServerConfig,
-    predictor: Predictor,
-    tracer: Arc<TracerDebugger>,
+    engine: Arc<Engine>,
+    backend: Backend,
     sessions: Sessions,
     paths: PathScope,
 }
@@ -157,34 +138,24 @@ struct Source {
 
 impl Tools {
     pub fn new(config: ServerConfig) -> Tools {
-        let tracer = Arc::new(TracerDebugger::new(config.tracer.clone()));
-        let predictor = match config.backend {
-            Backend::Model => Predictor::Neural {
-                spec: config.model.clone(),
-                loaded: Mutex::new(None),
-            },
-            Backend::Tracer => Predictor::Fixed(tracer.clone()),
-            Backend::Auto => Predictor::Auto {
-                spec: config.model.clone(),
-                loaded: Arc::default(),
-            },
-        };
-        Tools::build(config, predictor, tracer)
+        let engine = Engine::new(config.model.clone(), config.tracer.clone());
+        let backend = config.backend;
+        Tools::build(config, engine, backend)
     }
 
     /// Tools whose predictions come from `debugger` (tests, benchmarks).
     pub fn with_debugger(config: ServerConfig, debugger: Arc<dyn Debugger>) -> Tools {
-        let tracer = Arc::new(TracerDebugger::new(config.tracer.clone()));
-        Tools::build(config, Predictor::Fixed(debugger), tracer)
+        let engine = Engine::with_debugger(debugger, config.tracer.clone());
+        Tools::build(config, engine, Backend::Model)
     }
 
-    fn build(config: ServerConfig, predictor: Predictor, tracer: Arc<TracerDebugger>) -> Tools {
+    fn build(config: ServerConfig, engine: Arc<Engine>, backend: Backend) -> Tools {
         let sessions = Sessions::new(config.max_sessions, config.idle_timeout);
         let paths = PathScope::new(&config.allow_paths);
         Tools {
             config,
-            predictor,
-            tracer,
+            engine,
+            backend,
             sessions,
             paths,
         }
@@ -232,67 +203,28 @@ impl Tools {
 
     /// Loads the model now instead of at the first prediction.
     pub fn warm_up(&self) -> Result<(), ToolError> {
-        match &self.predictor {
-            Predictor::Neural { spec, loaded } => Self::model(spec, loaded)
-                .map(|_| ())
-                .map_err(ToolError::Model),
-            Predictor::Auto { spec, loaded } => Self::model(spec, loaded)
-                .map(|_| ())
-                .map_err(ToolError::Model),
-            Predictor::Fixed(_) => Ok(()),
+        if self.backend == Backend::Tracer {
+            return Ok(());
         }
+        self.engine.forget_failed_load();
+        self.engine
+            .model_blocking()
+            .map(|_| ())
+            .map_err(ToolError::Model)
     }
 
+    /// The debugger a prediction asks, with a call's `samples` (at most 16).
     fn predictor(&self, samples: Option<u32>) -> Result<Arc<dyn Debugger>, ToolError> {
-        match &self.predictor {
-            Predictor::Fixed(debugger) => Ok(debugger.clone()),
-            Predictor::Neural { spec, loaded } => {
-                let model = Self::model(spec, loaded).map_err(ToolError::Model)?;
-                Ok(Self::sampled(model, samples))
-            }
-            Predictor::Auto { spec, loaded } => {
-                // Loaded only when the code cannot run.
-                let (spec, loaded) = (spec.clone(), loaded.clone());
-                Ok(Arc::new(AutoDebugger::new(
-                    self.tracer.clone(),
-                    move || {
-                        Self::model(&spec, &loaded)
-                            .map(|model| Self::sampled(model, samples))
-                            .map_err(ModelUnavailable::Load)
-                    },
-                )))
-            }
-        }
+        let samples = samples.map(|k| k.clamp(1, 16) as usize);
+        self.engine.forget_failed_load();
+        self.engine
+            .debugger(self.backend, samples)
+            .map_err(ToolError::Model)
     }
 
-    /// The one loaded model, loaded now if it is not yet. The lock is held
-    /// while loading (seconds): concurrent first calls wait for one load
-    /// instead of loading the model twice.
-    fn model(
-        spec: &ModelSpec,
-        loaded: &Mutex<Option<Arc<NeuralDebugger>>>,
-    ) -> Result<Arc<NeuralDebugger>, Arc<ModelError>> {
-        let mut loaded = loaded.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(model) = &*loaded {
-            return Ok(model.clone());
-        }
-        let started = std::time::Instant::now();
-        let model = Arc::new(NeuralDebugger::load(spec).map_err(Arc::new)?);
-        eprintln!(
-            "ndb: model loaded in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
-        *loaded = Some(model.clone());
-        Ok(model)
-    }
-
-    /// The shared model asked for a call's `samples` (a per-request k, no
-    /// second copy of the weights).
-    fn sampled(model: Arc<NeuralDebugger>, samples: Option<u32>) -> Arc<dyn Debugger> {
-        match samples.map(|s| s.clamp(1, 16) as usize) {
-            Some(k) if k != model.spec().samples => Arc::new(Sampled { debugger: model, k }),
-            _ => model,
-        }
+    /// The real tracer (runs code: callers check [`Self::require_run`]).
+    fn tracer(&self) -> Arc<TracerDebugger> {
+        self.engine.tracer_debugger()
     }
 
     fn require_run(&self, tool: &str) -> Result<(), ToolError> {
@@ -717,7 +649,7 @@ impl Tools {
             .collect();
         let report = suggest::suggest(
             debugger.as_deref(),
-            verify.then_some(&*self.tracer),
+            verify.then_some(&*self.tracer()),
             &source.text,
             &request,
             cancel,
@@ -772,8 +704,8 @@ impl Tools {
             .map(|word| Action::parse(word))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| ToolError::invalid(tool, error.to_string()))?;
-        let session = run_actions(&*self.tracer, &source.text, &entry_call, &actions, cancel)?;
-        let tree = self.tracer.tree(&source.text, &entry_call)?;
+        let session = run_actions(&*self.tracer(), &source.text, &entry_call, &actions, cancel)?;
+        let tree = self.tracer().tree(&source.text, &entry_call)?;
         let trace = tree.trace();
         let request = LocalsRequest {
             names: args.names.as_deref(),
@@ -828,9 +760,9 @@ impl Tools {
         };
         let source = self.load(tool, &args)?;
         let entry_call = Self::entry_call(tool, &source, entry_call)?;
-        let tree = self.tracer.tree(&source.text, &entry_call)?;
+        let tree = self.tracer().tree(&source.text, &entry_call)?;
         let exit = &tree.trace().exit;
-        let verified = ops::verify_output(&self.tracer, &source.text, &entry_call, output.trim());
+        let verified = ops::verify_output(&self.tracer(), &source.text, &entry_call, output.trim());
         Ok(CheckPredictionOut {
             verdict: verdict(verified).to_string(),
             checked: 1,
@@ -853,7 +785,7 @@ impl Tools {
             .as_deref()
             .ok_or(ndb_inference::debugger::DebugError::NoEntryCall)?;
         let real = run_actions(
-            &*self.tracer,
+            &*self.tracer(),
             &predicted.source,
             entry_call,
             &predicted.actions(),

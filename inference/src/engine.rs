@@ -1,6 +1,8 @@
-//! The question/answer engine every long-lived front end shares (the
-//! language server today): questions to the debugger, answered off the
-//! request path: a cache keyed by
+//! The question/answer engine every front end shares: the language server
+//! asks it questions answered off the request path, the agent tools and the
+//! CLI take their debugger from it ([`Engine::debugger`]: the tracer, the
+//! model or both, the model loaded once) and answer through
+//! [`answer_blocking`]. For the language server: a cache keyed by
 //! the source's hash, in-flight work shared between askers, cancellation of
 //! work whose source is no longer open, a quiet period after edits, one
 //! question at a time (the model owns the CPU), and the model loaded once in
@@ -14,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{Cache, CacheStats};
 pub use crate::debugger::Backend;
-use crate::debugger::{AutoDebugger, Cancel, DebugError, Debugger, State, TracerDebugger};
+use crate::debugger::{AutoDebugger, Cancel, DebugError, Debugger, Sampled, State, TracerDebugger};
 use crate::neural::{ModelSpec, NeuralDebugger};
 use crate::ops;
 use crate::suggest::{self, SuggestError, Suggestion};
@@ -153,6 +155,9 @@ pub struct Engine {
     progress_ids: std::sync::atomic::AtomicU64,
     /// How many questions were worked out (not taken from the cache).
     answered: std::sync::atomic::AtomicU64,
+    /// Held while the model loads: whoever asks during a load waits for it
+    /// instead of loading a second copy.
+    loading: Mutex<()>,
 }
 
 impl Engine {
@@ -169,6 +174,7 @@ impl Engine {
             observer: Mutex::new(None),
             progress_ids: Default::default(),
             answered: Default::default(),
+            loading: Mutex::new(()),
         })
     }
 
@@ -278,26 +284,93 @@ impl Engine {
         });
         if started {
             let engine = self.clone();
-            let spec = self.spec().clone();
-            tokio::task::spawn_blocking(move || {
-                let started = Instant::now();
-                let loaded =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| NeuralDebugger::load(&spec)));
-                let state = match loaded {
-                    Ok(Ok(model)) => {
-                        eprintln!(
-                            "ndb lsp: model loaded in {:.1} s",
-                            started.elapsed().as_secs_f64()
-                        );
-                        ModelState::Ready(Arc::new(model))
-                    }
-                    Ok(Err(error)) => ModelState::Failed(ModelUnavailable::Load(Arc::new(error))),
-                    Err(_) => ModelState::Failed(ModelUnavailable::LoaderPanicked),
-                };
-                engine.model.send_replace(state);
-            });
+            tokio::task::spawn_blocking(move || engine.model_blocking());
         }
         started
+    }
+
+    /// The model, loaded on this thread if nobody has loaded it yet (a
+    /// load under way elsewhere is waited for); the outcome is published to
+    /// every waiter and kept: a failed load is not tried again.
+    pub fn model_blocking(&self) -> Result<Arc<dyn Debugger>, ModelUnavailable> {
+        let _loading = self
+            .loading
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        match &*self.model.borrow() {
+            ModelState::Ready(debugger) => return Ok(debugger.clone()),
+            ModelState::Failed(reason) => return Err(reason.clone()),
+            ModelState::NotStarted | ModelState::Loading => {}
+        }
+        self.model.send_replace(ModelState::Loading);
+        let spec = self.spec().clone();
+        let started = Instant::now();
+        let loaded = std::panic::catch_unwind(AssertUnwindSafe(|| NeuralDebugger::load(&spec)));
+        let (state, result) = match loaded {
+            Ok(Ok(model)) => {
+                eprintln!(
+                    "ndb: model loaded in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+                let model: Arc<dyn Debugger> = Arc::new(model);
+                (ModelState::Ready(model.clone()), Ok(model))
+            }
+            Ok(Err(error)) => {
+                let reason = ModelUnavailable::Load(Arc::new(error));
+                (ModelState::Failed(reason.clone()), Err(reason))
+            }
+            Err(_) => (
+                ModelState::Failed(ModelUnavailable::LoaderPanicked),
+                Err(ModelUnavailable::LoaderPanicked),
+            ),
+        };
+        self.model.send_replace(state);
+        result
+    }
+
+    /// Lets the next question try to load the model again after a failed
+    /// load (the agent tools: a model installed, or a model server started,
+    /// after the first call failed). The language server keeps a failure
+    /// until it is configured again.
+    pub fn forget_failed_load(&self) {
+        self.model.send_if_modified(|state| match state {
+            ModelState::Failed(_) => {
+                *state = ModelState::NotStarted;
+                true
+            }
+            _ => false,
+        });
+    }
+
+    /// The debugger that answers for `backend`, blocking: the real tracer
+    /// (runs code: callers check that running is allowed), the model
+    /// (loaded now if it is not yet), or the tracer where the code runs and
+    /// the model, loaded at the first need, where it cannot. `samples`
+    /// asks the shared model for another k per question than it was loaded
+    /// with, without a second copy of its weights.
+    pub fn debugger(
+        self: &Arc<Self>,
+        backend: Backend,
+        samples: Option<usize>,
+    ) -> Result<Arc<dyn Debugger>, ModelUnavailable> {
+        let loaded_with = self.samples();
+        let sampled = move |model: Arc<dyn Debugger>| match samples {
+            Some(k) if k.max(1) != loaded_with => Arc::new(Sampled {
+                debugger: model,
+                k: k.max(1),
+            }) as Arc<dyn Debugger>,
+            _ => model,
+        };
+        match backend {
+            Backend::Tracer => Ok(self.tracer()),
+            Backend::Model => self.model_blocking().map(sampled),
+            Backend::Auto => {
+                let engine = self.clone();
+                Ok(Arc::new(AutoDebugger::new(self.tracer(), move || {
+                    engine.model_blocking().map(sampled)
+                })))
+            }
+        }
     }
 
     /// Waits until the model is loaded or has failed; starts loading it
@@ -467,11 +540,10 @@ impl Engine {
                 // Loading goes on in the background; a job waits for the
                 // model only when the code cannot run.
                 self.start_loading();
-                let engine = self.clone();
-                let runtime = tokio::runtime::Handle::current();
-                Arc::new(AutoDebugger::new(self.tracer(), move || {
-                    runtime.block_on(engine.model())
-                }))
+                match self.debugger(Backend::Auto, None) {
+                    Ok(debugger) => debugger,
+                    Err(reason) => return Some(Arc::new(Answer::Failed(Failure::NoModel(reason)))),
+                }
             }
             Backend::Model => match self.model().await {
                 Ok(model) => model,
@@ -606,5 +678,37 @@ mod tests {
             std::path::PathBuf::from("/opt/python3.12/bin/python3")
         );
         assert_eq!((config.max_events, config.max_stdout_bytes), (77, 999));
+    }
+
+    #[test]
+    fn the_model_is_loaded_at_the_first_need_and_a_failed_load_is_kept_until_forgotten() {
+        let spec = ModelSpec {
+            path: Some("/nonexistent/ndb-model".into()),
+            ..ModelSpec::default()
+        };
+        let engine = Engine::new(spec, TracerConfig::default());
+        let tracer = engine.tracer_debugger().name();
+        assert_eq!(
+            engine.debugger(Backend::Tracer, None).unwrap().name(),
+            tracer
+        );
+        // `auto` starts without the model: the tracer may answer everything.
+        let auto = engine.debugger(Backend::Auto, Some(3));
+        assert!(auto.is_ok());
+        assert!(matches!(engine.model_state(), ModelState::NotStarted));
+        let Err(error) = engine.debugger(Backend::Model, None) else {
+            panic!("there is no model at that path");
+        };
+        assert!(
+            error.to_string().contains("/nonexistent/ndb-model"),
+            "{error}"
+        );
+        assert!(matches!(engine.model_state(), ModelState::Failed(_)));
+        // The failure is kept (the language server reports it once) ...
+        assert!(engine.model_blocking().is_err());
+        assert!(matches!(engine.model_state(), ModelState::Failed(_)));
+        // ... until a front end that retries forgets it.
+        engine.forget_failed_load();
+        assert!(matches!(engine.model_state(), ModelState::NotStarted));
     }
 }
