@@ -595,25 +595,28 @@ fn suggest_inputs(args: SuggestInputsArgs, out: &mut impl Write) -> Result<()> {
     if no_model && !verify {
         bail!("--no-model leaves only the search, which runs code: add --verify");
     }
+    let spec = model.spec(8, tracer_config.clone())?;
+    let samples = spec.samples;
+    let engine = Engine::new(spec, tracer_config);
     let debugger = if no_model {
         None
     } else {
         let _spinner = progress::Spinner::start("loading the model");
-        Some(model.load(8, tracer_config.clone())?)
+        Some(engine.debugger(Backend::Model, None)?)
     };
     let spinner = progress::Spinner::start(if verify {
         "searching for inputs (confirming by sandboxed runs)"
     } else {
         "suggesting inputs without running the code"
     });
-    let tracer = TracerDebugger::new(tracer_config);
+    let tracer = engine.tracer_debugger();
     let mut request = suggest::Request::new(&function, output.as_deref());
-    request.samples = debugger.as_ref().map_or(0, |d| d.spec().samples);
+    request.samples = if no_model { 0 } else { samples };
     request.budget = budget.budget()?;
     request.confirmations = confirm.max(1);
     let report = suggest::suggest(
-        debugger.as_ref().map(|d| d as &dyn Debugger),
-        verify.then_some(&tracer),
+        debugger.as_deref(),
+        verify.then_some(&*tracer),
         &source,
         &request,
         &Cancel::new(),
