@@ -449,7 +449,11 @@ pub fn positional_parameter_count(source: &str, function: &str) -> usize {
 /// The parameters of the module-level function `function`, as the one
 /// Python reader finds them (none when it is not found).
 pub(crate) fn parameters(source: &str, function: &str) -> Vec<Parameter> {
-    let file = PythonFile::parse(source);
+    parameters_in(&PythonFile::parse(source), function)
+}
+
+/// [`parameters`] of a file already read.
+pub(crate) fn parameters_in(file: &PythonFile, function: &str) -> Vec<Parameter> {
     file.function(function)
         .map(|index| file.analysis().functions[index].parameters.clone())
         .unwrap_or_default()

@@ -411,6 +411,12 @@ enum TokenizeError {
 #[error("{0}")]
 struct Panicked(String);
 
+impl From<Panicked> for DebugError {
+    fn from(Panicked(panic): Panicked) -> DebugError {
+        DebugError::Panicked(panic)
+    }
+}
+
 /// One model loaded by mistral.rs (or served) and what ndb knows of it.
 struct Engine {
     model: Runner,
@@ -1031,8 +1037,7 @@ impl NeuralDebugger {
     /// Tokens in `text` by the model's tokenizer.
     pub fn count_tokens(&self, text: &str) -> Result<usize, DebugError> {
         let model = &self.language.model;
-        let ids = block_on(self.runtime(), || model.tokenize(text))
-            .map_err(|Panicked(panic)| DebugError::Panicked(panic))?
+        let ids = block_on(self.runtime(), || model.tokenize(text))?
             .map_err(|error| DebugError::Engine(error.to_string()))?;
         Ok(ids.len())
     }
@@ -1148,8 +1153,7 @@ impl NeuralDebugger {
                     Ok(None)
                 }
             }
-        })
-        .map_err(|Panicked(panic)| DebugError::Panicked(panic))?
+        })?
         .map_err(|error| DebugError::Engine(error.to_string()))?;
         self.requests.fetch_add(1, Ordering::Relaxed);
         let Some(response) = response else {
@@ -1191,8 +1195,7 @@ impl NeuralDebugger {
                 answer = endpoint.complete(&prompt, &constraint, &sampling, stop) => Some(answer),
                 () = cancelled => None,
             }
-        })
-        .map_err(|Panicked(panic)| DebugError::Panicked(panic))?;
+        })?;
         self.requests.fetch_add(1, Ordering::Relaxed);
         match answer {
             None => Err(DebugError::Cancelled),

@@ -186,7 +186,7 @@ impl NeuralDebugger {
 
     fn tokens(&self, engine: &Engine, text: &str) -> Result<Vec<u32>, Served> {
         block_on(self.runtime(), || engine.model.tokenize(text))
-            .map_err(|super::Panicked(panic)| Served::Failed(DebugError::Panicked(panic)))?
+            .map_err(|panic| Served::Failed(panic.into()))?
             .map_err(|error| Served::Failed(DebugError::Engine(error.to_string())))
     }
 

@@ -413,11 +413,12 @@ pub fn suggest(
     cancel: &Cancel,
 ) -> Result<Report, SuggestError> {
     let started = Instant::now();
-    let spans = crate::python::function_spans(source);
+    let file = crate::python::PythonFile::parse(source);
+    let spans = file.function_spans();
     let index = find_function(&spans, &request.function)
         .ok_or_else(|| SuggestError::NoFunction(request.function.clone()))?;
     let span = &spans[index];
-    let parameters = ops::parameters(source, &request.function);
+    let parameters = ops::parameters_in(&file, &request.function);
     if parameters.is_empty() {
         return Err(SuggestError::NoParameters(request.function.clone()));
     }
