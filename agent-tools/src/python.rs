@@ -81,8 +81,13 @@ impl EntryOrigin {
 pub struct PythonFile(ndb_inference::python::PythonFile);
 
 impl PythonFile {
-    pub fn parse(source: &str) -> PythonFile {
+    pub fn parse(source: impl Into<std::sync::Arc<str>>) -> PythonFile {
         PythonFile(ndb_inference::python::PythonFile::parse(source))
+    }
+
+    /// The file as the debugger's questions read it (lines and spans).
+    pub fn source(&self) -> std::sync::Arc<ndb_grammar::Source> {
+        self.0.source()
     }
 
     /// The first syntax error, in source order.

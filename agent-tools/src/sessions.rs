@@ -273,7 +273,7 @@ mod tests {
 
     fn session() -> Session {
         Session {
-            source: "".into(),
+            source: ndb_inference::python::read_source(""),
             entry_call: None,
             start: ndb_inference::debugger::State {
                 text: ndb_grammar::TextState {

@@ -133,6 +133,8 @@ pub struct Tools {
 /// A source the tools read, with what tree-sitter found in it.
 struct Source {
     text: Arc<str>,
+    /// The same text as every question reads it (lines and spans).
+    read: Arc<ndb_grammar::Source>,
     functions: Vec<Function>,
 }
 
@@ -289,7 +291,7 @@ impl Tools {
     /// The source, which must parse.
     fn load(&self, tool: &str, args: &impl HasSource) -> Result<Source, ToolError> {
         let text = self.read_source(tool, args)?;
-        let file = PythonFile::parse(&text);
+        let file = PythonFile::parse(text.clone());
         if let Some(error) = file.syntax_error() {
             return Err(ToolError::Source(format!(
                 "the source has a syntax error at line {}, column {}: `{}`",
@@ -297,7 +299,11 @@ impl Tools {
             )));
         }
         let functions = file.functions();
-        Ok(Source { text, functions })
+        Ok(Source {
+            read: file.source(),
+            text,
+            functions,
+        })
     }
 
     fn known_functions(source: &Source) -> String {
@@ -379,7 +385,7 @@ impl Tools {
 
     fn list_functions(&self, args: ListFunctionsArgs) -> Result<ListFunctionsOut, ToolError> {
         let text = self.read_source("list_functions", &args)?;
-        let file = PythonFile::parse(&text);
+        let file = PythonFile::parse(text.clone());
         let syntax_error = file
             .syntax_error()
             .map(|e| format!("line {}, column {}: `{}`", e.line, e.column, e.text));
@@ -420,9 +426,9 @@ impl Tools {
         let source = self.load(tool, &args)?;
         let entry_call = Self::entry_call(tool, &source, &args.entry_call)?;
         let debugger = self.predictor(args.samples)?;
-        let start = debugger.start(&source.text, &entry_call, cancel)?;
+        let start = debugger.start(&source.read, &entry_call, cancel)?;
         let session = Session {
-            source: source.text.clone(),
+            source: source.read.clone(),
             entry_call: Some(entry_call),
             start,
             steps: Vec::new(),
@@ -468,9 +474,14 @@ impl Tools {
         };
         let mut data = live.lock();
         if let Action::Breakpoint(line) = action {
-            let text = data.source.clone();
-            let functions = PythonFile::parse(&text).functions();
-            Self::breakpoint_line(&Source { text, functions }, line)?;
+            let file = PythonFile::parse(data.source.shared_text().clone());
+            let functions = file.functions();
+            let source = Source {
+                read: file.source(),
+                text: data.source.shared_text().clone(),
+                functions,
+            };
+            Self::breakpoint_line(&source, line)?;
         }
         if is_exit(data.current()) && !action.is_inverse() {
             return Err(ToolError::Session(SessionError::Exited {

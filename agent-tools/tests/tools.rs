@@ -4,6 +4,7 @@
 //! Python but no model; `tests/mcp.rs` at the root drives the real server
 //! with the real model.
 
+use ndb_inference::debugger::Source;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,7 +36,12 @@ impl Debugger for TracerAsModel {
     fn name(&self) -> String {
         "tracer-as-model".into()
     }
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
         self.0.start(source, entry_call, cancel).map(Self::vote)
     }
     fn next(

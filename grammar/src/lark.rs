@@ -32,7 +32,8 @@
 //!   only name real lines. A source without any non-blank line falls back to
 //!   any one-line text.
 
-use crate::locate::{enclosing_function, FunctionSpan};
+use crate::locate::enclosing_function;
+use crate::source::Source;
 use crate::state::source_lines;
 use crate::text::resolve_breakpoint;
 use crate::text::{
@@ -60,17 +61,26 @@ const ANY_SRC: &str = r"SRC: /[^\r\n]*/";
 /// `<|inv_exit_entry|>`). With a `source`, the state's source text must be one
 /// of its lines.
 pub fn state_grammar(source: Option<&str>, inverse: bool) -> String {
+    state_grammar_over(
+        source.map(|source| distinct_lines(source_lines(source))),
+        inverse,
+    )
+}
+
+/// [`state_grammar`] with the source's distinct lines already read.
+fn state_grammar_over(lines: Option<Vec<&str>>, inverse: bool) -> String {
+    let src = src_terminal(lines);
     if inverse {
         one_state_grammar(
             "One inverse state of the neural debugger's text language.",
             INVERSE_STATES,
-            src_terminal(source),
+            src,
         )
     } else {
         one_state_grammar(
             "One forward state of the neural debugger's text language.",
             FORWARD_STATES,
-            src_terminal(source),
+            src,
         )
     }
 }
@@ -103,28 +113,32 @@ fn one_state_grammar(comment: &str, states: &str, src: String) -> String {
 /// the whole forward or inverse grammar (`step_return` from a `return` stop
 /// or in a generator can stop anywhere).
 pub fn answer_grammar(
-    source: Option<&str>,
-    functions: &[FunctionSpan],
+    source: Option<&Source>,
     action: &TextAction,
     current: Option<&TextState>,
 ) -> String {
     match action {
         TextAction::Breakpoint { src, occurrence } => breakpoint_grammar(source, src, *occurrence),
-        TextAction::InvStepCall => inv_step_call_grammar(source, functions, current),
-        _ => state_grammar(source, action.is_inverse()),
+        TextAction::InvStepCall => inv_step_call_grammar(source, current),
+        _ => source_state_grammar(source, action.is_inverse()),
     }
 }
 
-fn breakpoint_grammar(source: Option<&str>, src: &str, occurrence: Option<u32>) -> String {
+/// [`state_grammar`] of a source read once.
+fn source_state_grammar(source: Option<&Source>, inverse: bool) -> String {
+    state_grammar_over(source.map(|source| distinct_lines(source.lines())), inverse)
+}
+
+fn breakpoint_grammar(source: Option<&Source>, src: &str, occurrence: Option<u32>) -> String {
     let line = source.and_then(|source| {
         let number = resolve_breakpoint(source, src, occurrence)?;
-        source_lines(source).nth(number as usize - 1)
+        source.get_line(number)
     });
     let src = match line {
         Some(line) => src_alternatives(&[line]),
         // A breakpoint on no line of the source (or no source): any line,
         // as in [`state_grammar`].
-        None => src_terminal(source),
+        None => src_terminal(source.map(|source| distinct_lines(source.lines()))),
     };
     one_state_grammar(
         "The state after a breakpoint: a stop on its line, or the exit.",
@@ -137,19 +151,15 @@ fn breakpoint_grammar(source: Option<&str>, src: &str, occurrence: Option<u32>) 
 /// Without a source, from a call or an exit (which are in no function's
 /// body), or from text that is no line of a function, the whole inverse
 /// grammar.
-fn inv_step_call_grammar(
-    source: Option<&str>,
-    functions: &[FunctionSpan],
-    current: Option<&TextState>,
-) -> String {
+fn inv_step_call_grammar(source: Option<&Source>, current: Option<&TextState>) -> String {
     let defs = match (source, current) {
         (Some(source), Some(state)) if state.event != TextEvent::Call => {
-            calls_of_line(source, functions, &state.src)
+            calls_of_line(source, &state.src)
         }
         _ => Vec::new(),
     };
     if defs.is_empty() {
-        return state_grammar(source, true);
+        return source_state_grammar(source, true);
     }
     one_state_grammar(
         "The state after inv_step_call: the call of the current function.",
@@ -159,23 +169,22 @@ fn inv_step_call_grammar(
 }
 
 /// The `def` lines of the functions whose bodies hold a line reading `src`
-/// exactly (the innermost function of each such line), in file order;
-/// `spans` are the source's functions.
-fn calls_of_line<'a>(source: &'a str, spans: &[FunctionSpan], src: &str) -> Vec<&'a str> {
+/// exactly (the innermost function of each such line), in file order.
+fn calls_of_line<'a>(source: &'a Source, src: &str) -> Vec<&'a str> {
     if src.trim().is_empty() {
         return Vec::new();
     }
-    let lines: Vec<&str> = source_lines(source).collect();
+    let spans = source.spans();
     let mut defs: Vec<&str> = Vec::new();
-    for (index, line) in lines.iter().enumerate() {
-        if *line != src {
+    for (index, line) in source.lines().enumerate() {
+        if line != src {
             continue;
         }
         let Some(function) = enclosing_function(spans, index as u32 + 1) else {
             continue;
         };
-        if let Some(def) = lines.get(spans[function].def_line as usize - 1) {
-            if !defs.contains(def) {
+        if let Some(def) = source.get_line(spans[function].def_line) {
+            if !defs.contains(&def) {
                 defs.push(def);
             }
         }
@@ -349,24 +358,23 @@ const INVERSE_STATES: &str = concat!(
 );
 
 /// The `SRC` terminal: the source's distinct non-blank lines, or any line.
-fn src_terminal(source: Option<&str>) -> String {
-    let lines = source.map_or_else(Vec::new, distinct_lines);
+fn src_terminal(lines: Option<Vec<&str>>) -> String {
+    let lines = lines.unwrap_or_default();
     if lines.is_empty() {
         return ANY_SRC.to_string();
     }
     src_alternatives(&lines)
 }
 
-/// The source's distinct non-blank lines, in order, as written.
-fn distinct_lines(source: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = Vec::new();
-    for line in source.lines() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if !line.trim().is_empty() && !lines.contains(&line) {
-            lines.push(line);
+/// The distinct non-blank lines of a source's `lines`, in order, as written.
+fn distinct_lines<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut distinct: Vec<&str> = Vec::new();
+    for line in lines {
+        if !line.trim().is_empty() && !distinct.contains(&line) {
+            distinct.push(line);
         }
     }
-    lines
+    distinct
 }
 
 /// The `SRC` terminal as these lines, exactly.
@@ -488,12 +496,13 @@ mod tests {
 
     #[test]
     fn a_breakpoint_answers_on_its_own_lines_or_at_the_exit() {
-        let source = "def f(xs):\n    for x in xs:\n        if x:\n            continue\n        if xs:\n                continue\n    return 1\n";
+        let text = "def f(xs):\n    for x in xs:\n        if x:\n            continue\n        if xs:\n                continue\n    return 1\n";
+        let source = &Source::new(text, Vec::new());
         let action = TextAction::Breakpoint {
             src: "continue".to_string(),
             occurrence: Some(2),
         };
-        let grammar = answer_grammar(Some(source), &[], &action, None);
+        let grammar = answer_grammar(Some(source), &action, None);
         let src: Vec<&str> = grammar
             .lines()
             .skip_while(|line| !line.starts_with("SRC:"))
@@ -513,34 +522,38 @@ mod tests {
             src: "print(x)".to_string(),
             occurrence: None,
         };
-        let grammar = answer_grammar(Some(source), &[], &elsewhere, None);
+        let grammar = answer_grammar(Some(source), &elsewhere, None);
         assert!(
-            grammar.ends_with(&format!("{}\n", src_terminal(Some(source)))),
+            grammar.ends_with(&format!(
+                "{}\n",
+                src_terminal(Some(distinct_lines(source_lines(text))))
+            )),
             "{grammar}"
         );
         assert!(grammar.contains(r#"    | "    return 1""#), "{grammar}");
         // Other actions keep the whole grammars.
         assert_eq!(
-            answer_grammar(Some(source), &[], &TextAction::StepReturn, None),
-            state_grammar(Some(source), false)
+            answer_grammar(Some(source), &TextAction::StepReturn, None),
+            state_grammar(Some(text), false)
         );
         assert_eq!(
-            answer_grammar(Some(source), &[], &TextAction::InvStepOver, None),
-            state_grammar(Some(source), true)
+            answer_grammar(Some(source), &TextAction::InvStepOver, None),
+            state_grammar(Some(text), true)
         );
     }
 
     #[test]
     fn inv_step_call_answers_with_the_call_of_the_current_function() {
-        let source = "def evens(nums):\n    result = []\n    for n in nums:\n        if n % 2 == 0:\n            result.append(n)\n    return result\n\n\n@cache\ndef odds(nums):\n    result = [n for n in nums if n % 2]\n    return result\n\n\ndef shout(words):\n    def up(w):\n        return w.upper()\n    return ' '.join(up(w) for w in words)\n";
+        let text = "def evens(nums):\n    result = []\n    for n in nums:\n        if n % 2 == 0:\n            result.append(n)\n    return result\n\n\n@cache\ndef odds(nums):\n    result = [n for n in nums if n % 2]\n    return result\n\n\ndef shout(words):\n    def up(w):\n        return w.upper()\n    return ' '.join(up(w) for w in words)\n";
         // The source's functions, as the Python reader finds them.
-        let span = FunctionSpan::one_line_header;
-        let functions = [
+        let span = crate::locate::FunctionSpan::one_line_header;
+        let functions = vec![
             span("evens", 1, 1, 6, 0),
             span("odds", 9, 10, 12, 0),
             span("shout", 15, 15, 18, 0),
             span("up", 16, 16, 17, 4),
         ];
+        let source = &Source::new(text, functions);
         let at = |event, src: &str| TextState {
             event,
             inverse: true,
@@ -556,12 +569,7 @@ mod tests {
                 .collect()
         };
         let call = |current: &TextState| {
-            answer_grammar(
-                Some(source),
-                &functions,
-                &TextAction::InvStepCall,
-                Some(current),
-            )
+            answer_grammar(Some(source), &TextAction::InvStepCall, Some(current))
         };
         // From a line of one function: that function's call, nothing else.
         let grammar = call(&at(TextEvent::Line, "        if n % 2 == 0:"));
@@ -582,7 +590,7 @@ mod tests {
         );
         // From a call, an exit, text of no function, or without a state:
         // the whole inverse grammar.
-        let whole = state_grammar(Some(source), true);
+        let whole = state_grammar(Some(text), true);
         for current in [
             Some(at(TextEvent::Call, "def evens(nums):")),
             Some(at(TextEvent::ExitNormal, "")),
@@ -590,12 +598,7 @@ mod tests {
             None,
         ] {
             assert_eq!(
-                answer_grammar(
-                    Some(source),
-                    &functions,
-                    &TextAction::InvStepCall,
-                    current.as_ref()
-                ),
+                answer_grammar(Some(source), &TextAction::InvStepCall, current.as_ref()),
                 whole
             );
         }

@@ -7,6 +7,7 @@ pub mod action;
 pub mod lark;
 pub mod locate;
 pub mod sampler;
+pub mod source;
 pub mod state;
 pub mod text;
 pub mod trajectory;
@@ -16,6 +17,7 @@ pub use action::{Action, ActionParseError};
 pub use sampler::{
     sample_forward, sample_forward_from, sample_inverse, SamplerConfig, SplitMix64, Walk,
 };
+pub use source::Source;
 pub use state::{Event, EventKind, Exit, ExitStatus, Locals, StateView, Trace};
 pub use trajectory::{TextAction, TextEvent, TextState, TextStep, TextTrajectory};
 pub use tree::{Cursor, StateTree};

@@ -22,7 +22,8 @@
 //! - Depth is the frame's index on the stack: the entry call has depth 0.
 
 use crate::action::Action;
-use crate::state::{source_lines, EventKind, StateView};
+use crate::source::Source;
+use crate::state::{EventKind, StateView};
 use crate::trajectory::{TextEvent, TextState};
 
 /// A function of the source, as plain data: the Python reader
@@ -113,13 +114,13 @@ pub fn find_function(spans: &[FunctionSpan], name: &str) -> Option<usize> {
 /// The line a function returns from, as a CruxEval-style question sees it:
 /// its last `return` statement outside nested functions, or else its last
 /// line.
-pub fn return_line(source: &str, spans: &[FunctionSpan], function: usize) -> u32 {
+pub fn return_line(source: &Source, function: usize) -> u32 {
+    let spans = source.spans();
     let span = &spans[function];
-    let lines: Vec<&str> = source_lines(source).collect();
     (span.body_line..=span.end_line)
         .rev()
         .find(|&line| {
-            let text = lines[line as usize - 1].trim_start();
+            let text = source.line(line).trim_start();
             (text == "return" || text.starts_with("return ") || text.starts_with("return("))
                 && enclosing_function(spans, line) == Some(function)
         })
@@ -144,24 +145,17 @@ pub struct Stack {
 
 /// Places text states on lines, frame by frame.
 pub struct Locator<'a> {
-    source: &'a str,
-    lines: Vec<&'a str>,
-    spans: Vec<FunctionSpan>,
+    source: &'a Source,
 }
 
 impl<'a> Locator<'a> {
-    /// A locator over `source`, whose functions are `spans` (in file
-    /// order, nested ones included).
-    pub fn new(source: &'a str, spans: Vec<FunctionSpan>) -> Locator<'a> {
-        Locator {
-            source,
-            lines: source_lines(source).collect(),
-            spans,
-        }
+    /// A locator over `source` and its functions.
+    pub fn new(source: &'a Source) -> Locator<'a> {
+        Locator { source }
     }
 
-    pub fn spans(&self) -> &[FunctionSpan] {
-        &self.spans
+    pub fn spans(&self) -> &'a [FunctionSpan] {
+        self.source.spans()
     }
 
     /// The stack at a session's first state, known exactly (line and depth
@@ -170,10 +164,13 @@ impl<'a> Locator<'a> {
         match view {
             Some(StateView::Event { kind, line, .. }) => {
                 let function = match kind {
-                    EventKind::Call => self.spans.iter().position(|span| span.first_line == *line),
+                    EventKind::Call => self
+                        .spans()
+                        .iter()
+                        .position(|span| span.first_line == *line),
                     _ => None,
                 }
-                .or_else(|| enclosing_function(&self.spans, *line));
+                .or_else(|| enclosing_function(self.spans(), *line));
                 Stack {
                     frames: vec![Frame {
                         function,
@@ -220,7 +217,7 @@ impl<'a> Locator<'a> {
         };
         let (frame_index, line) = if state.event == TextEvent::Call {
             let function = self.function_of_def(&state.src, &frames);
-            let line = function.map_or(0, |index| self.spans[index].first_line);
+            let line = function.map_or(0, |index| self.spans()[index].first_line);
             if backward && !frames.is_empty() {
                 // The current frame's own call.
                 let top = frames.len() - 1;
@@ -242,7 +239,7 @@ impl<'a> Locator<'a> {
                 let inside: Vec<u32> = candidates
                     .iter()
                     .copied()
-                    .filter(|&line| enclosing_function(&self.spans, line) == frame.function)
+                    .filter(|&line| enclosing_function(self.spans(), line) == frame.function)
                     .collect();
                 nearest(&inside, frame.line, backward).map(|line| (index, line))
             });
@@ -258,7 +255,7 @@ impl<'a> Locator<'a> {
                     }
                     let line = candidates.first().copied().unwrap_or(0);
                     frames.push(Frame {
-                        function: enclosing_function(&self.spans, line),
+                        function: enclosing_function(self.spans(), line),
                         line,
                     });
                     (frames.len() - 1, line)
@@ -291,17 +288,17 @@ impl<'a> Locator<'a> {
     /// in an open frame's function, then a top-level one.
     fn function_of_def(&self, src: &str, frames: &[Frame]) -> Option<usize> {
         let target = src.trim();
-        let matching: Vec<usize> = (0..self.spans.len())
-            .filter(|&index| self.lines[self.spans[index].def_line as usize - 1].trim() == target)
+        let matching: Vec<usize> = (0..self.spans().len())
+            .filter(|&index| self.source.line(self.spans()[index].def_line).trim() == target)
             .collect();
         frames
             .iter()
             .rev()
             .find_map(|frame| {
                 matching.iter().copied().find(|&index| {
-                    let span = &self.spans[index];
+                    let span = &self.spans()[index];
                     frame.function.is_some_and(|outer| {
-                        let outer = &self.spans[outer];
+                        let outer = &self.spans()[outer];
                         outer.contains(span.def_line) && outer.def_line != span.def_line
                     })
                 })
@@ -310,22 +307,22 @@ impl<'a> Locator<'a> {
                 matching
                     .iter()
                     .copied()
-                    .find(|&index| self.spans[index].indent == 0)
+                    .find(|&index| self.spans()[index].indent == 0)
             })
             .or_else(|| matching.first().copied())
     }
 
     fn lines_with_text(&self, src: &str) -> Vec<u32> {
         let target = src.trim();
-        self.lines
-            .iter()
+        self.source
+            .lines()
             .enumerate()
             .filter(|(_, text)| text.trim() == target && !target.is_empty())
             .map(|(index, _)| index as u32 + 1)
             .collect()
     }
 
-    pub fn source(&self) -> &str {
+    pub fn source(&self) -> &'a Source {
         self.source
     }
 }
@@ -387,8 +384,9 @@ def helper(x):
         assert_eq!(enclosing_function(&spans, 12), Some(2));
         assert_eq!(enclosing_function(&spans, 13), Some(1));
         assert_eq!(enclosing_function(&spans, 1), None);
-        assert_eq!(return_line(SOURCE, &spans, 0), 8);
-        assert_eq!(return_line(SOURCE, &spans, 1), 13);
+        let source = Source::new(SOURCE, spans);
+        assert_eq!(return_line(&source, 0), 8);
+        assert_eq!(return_line(&source, 1), 13);
         assert_eq!(def_name("async def  go_2(x):"), Some("go_2"));
         assert_eq!(def_name("define(x)"), None);
     }
@@ -412,7 +410,8 @@ def helper(x):
 
     #[test]
     fn follows_frames_into_and_out_of_calls() {
-        let locator = Locator::new(SOURCE, spans());
+        let source = Source::new(SOURCE, spans());
+        let locator = Locator::new(&source);
         let start = StateView::Event {
             kind: EventKind::Call,
             line: 3,
@@ -501,7 +500,8 @@ def helper(x):
 
     #[test]
     fn a_breakpoint_in_a_callee_opens_a_frame_and_inverse_steps_go_back() {
-        let locator = Locator::new(SOURCE, spans());
+        let source = Source::new(SOURCE, spans());
+        let locator = Locator::new(&source);
         let start = StateView::Event {
             kind: EventKind::Call,
             line: 3,

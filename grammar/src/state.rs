@@ -181,12 +181,17 @@ pub fn source_lines(source: &str) -> impl Iterator<Item = &str> {
 /// event is at `line`. Python reports a decorated function's call at its first
 /// decorator, so decorator lines are skipped.
 pub fn call_source_line(source: &str, line: u32) -> &str {
-    let text = source_line(source, line);
+    call_line_of(|number| source_line(source, number), line)
+}
+
+/// [`call_source_line`] over any reading of 1-based lines.
+pub(crate) fn call_line_of<'a>(line_text: impl Fn(u32) -> &'a str, line: u32) -> &'a str {
+    let text = line_text(line);
     if !text.trim_start().starts_with('@') {
         return text;
     }
     (line + 1..line + 64)
-        .map(|candidate| source_line(source, candidate))
+        .map(&line_text)
         .find(|candidate| {
             let trimmed = candidate.trim_start();
             trimmed.starts_with("def ") || trimmed.starts_with("async def ")

@@ -27,7 +27,8 @@
 use std::collections::HashMap;
 
 use crate::action::Action;
-use crate::state::{call_source_line, source_line, Event, EventKind, StateView, Trace};
+use crate::source::Source;
+use crate::state::{source_line, Event, EventKind, StateView, Trace};
 use crate::trajectory::{TextAction, TextEvent, TextState};
 
 /// A position in the state tree (or in the inverse tree).
@@ -80,6 +81,9 @@ struct StopInfo {
 #[derive(Clone, Debug)]
 pub struct StateTree {
     trace: Trace,
+    /// The trace's source, split into lines once (no spans: the tree reads
+    /// lines only).
+    lines: Source,
     /// For each event, the index of the `call` event that starts its level.
     level_start: Vec<usize>,
     /// For each event, the previous event of the same level.
@@ -123,6 +127,7 @@ impl StateTree {
             }
         }
         StateTree {
+            lines: Source::new(trace.source.as_str(), Vec::new()),
             trace,
             level_start,
             previous_in_level,
@@ -369,7 +374,6 @@ impl StateTree {
 
     /// The state at `cursor` as the text language shows it.
     pub fn text_state(&self, cursor: Cursor, inverse: bool) -> TextState {
-        let source = &self.trace.source;
         let empty = |event: TextEvent, inverse: bool| TextState {
             event,
             inverse,
@@ -391,13 +395,13 @@ impl StateTree {
                 let event = &self.trace.events[index];
                 let line_call = matches!(cursor, Cursor::LineCall(_));
                 let (text_event, src) = match event.kind {
-                    EventKind::Call => (TextEvent::Call, call_source_line(source, event.line)),
+                    EventKind::Call => (TextEvent::Call, self.lines.call_line(event.line)),
                     EventKind::Line if line_call => {
-                        (TextEvent::LineCall, source_line(source, event.line))
+                        (TextEvent::LineCall, self.lines.line(event.line))
                     }
-                    EventKind::Line => (TextEvent::Line, source_line(source, event.line)),
-                    EventKind::Return => (TextEvent::Return, source_line(source, event.line)),
-                    EventKind::Exception => (TextEvent::Exception, source_line(source, event.line)),
+                    EventKind::Line => (TextEvent::Line, self.lines.line(event.line)),
+                    EventKind::Return => (TextEvent::Return, self.lines.line(event.line)),
+                    EventKind::Exception => (TextEvent::Exception, self.lines.line(event.line)),
                 };
                 let has_locals = matches!(event.kind, EventKind::Call | EventKind::Line);
                 TextState {
@@ -440,7 +444,7 @@ impl StateTree {
 
     /// The action as the text language writes it.
     pub fn text_action(&self, action: Action) -> TextAction {
-        crate::text::text_action(&self.trace.source, action)
+        crate::text::text_action(&self.lines, action)
     }
 }
 

@@ -114,7 +114,7 @@ fn forward_trajectory() -> TextTrajectory {
                 true,
             ),
             step(
-                breakpoint_action(SUM_SOURCE, 5),
+                breakpoint_action(&ndb_grammar::Source::new(SUM_SOURCE, Vec::new()), 5),
                 with_locals(
                     Line,
                     false,
@@ -222,12 +222,28 @@ fn trajectory_grammar_snapshot() {
 
 #[test]
 fn breakpoint_on_the_second_of_two_identical_lines_resolves_back() {
-    let TextAction::Breakpoint { src, occurrence } = breakpoint_action(SUM_SOURCE, 5) else {
+    let TextAction::Breakpoint { src, occurrence } =
+        breakpoint_action(&ndb_grammar::Source::new(SUM_SOURCE, Vec::new()), 5)
+    else {
         unreachable!("breakpoint_action makes breakpoints")
     };
     assert_eq!((src.as_str(), occurrence), ("total += x", Some(2)));
-    assert_eq!(resolve_breakpoint(SUM_SOURCE, &src, occurrence), Some(5));
-    assert_eq!(resolve_breakpoint(SUM_SOURCE, &src, None), Some(4));
+    assert_eq!(
+        resolve_breakpoint(
+            &ndb_grammar::Source::new(SUM_SOURCE, Vec::new()),
+            &src,
+            occurrence
+        ),
+        Some(5)
+    );
+    assert_eq!(
+        resolve_breakpoint(
+            &ndb_grammar::Source::new(SUM_SOURCE, Vec::new()),
+            &src,
+            None
+        ),
+        Some(4)
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -815,7 +831,11 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
         occurrence: Some(2),
     };
     cases.case(
-        &answer_grammar(Some(SUM_SOURCE), &[], &breakpoint, None),
+        &answer_grammar(
+            Some(&ndb_grammar::Source::new(SUM_SOURCE, Vec::new())),
+            &breakpoint,
+            None,
+        ),
         &[
             r#"<|line_sep|><|arg_sep|>{"xs": "[1, 2]", "total": "1", "x": "1"}<|src_sep|>        total += x"#.into(),
             r#"<|line_sep|><|arg_sep|>{"total": "3"}<|src_sep|>        total += x<|action_sep|>"#.into(),
@@ -842,8 +862,7 @@ fn lark_grammars_agree_with_the_printer_under_llguidance() {
     };
     cases.case(
         &answer_grammar(
-            Some(SUM_SOURCE),
-            &[sum_function()],
+            Some(&ndb_grammar::Source::new(SUM_SOURCE, vec![sum_function()])),
             &TextAction::InvStepCall,
             Some(&returned),
         ),

@@ -91,11 +91,12 @@ fn main() {
         info.load_seconds
     );
     let cancel = Cancel::new();
+    let source = ndb_inference::python::read_source(SOURCE);
     let start = debugger
-        .start(SOURCE, CALL, &cancel)
+        .start(&source, CALL, &cancel)
         .expect("entry call binds");
     let session = Session {
-        source: SOURCE.into(),
+        source,
         entry_call: Some(CALL.to_string()),
         start,
         steps: Vec::new(),
@@ -179,12 +180,12 @@ fn main() {
     let mut fresh = 0;
     let mut new_session = |debugger: &NeuralDebugger| {
         fresh += 1;
-        let source = format!("# edit {fresh}\n{SOURCE}");
+        let source = ndb_inference::python::read_source(format!("# edit {fresh}\n{SOURCE}"));
         let start = debugger
             .start(&source, CALL, &cancel)
             .expect("entry call binds");
         Session {
-            source: source.into(),
+            source,
             entry_call: Some(CALL.to_string()),
             start,
             steps: Vec::new(),

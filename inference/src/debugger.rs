@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use ndb_grammar::text::{delta_possible, text_action};
+pub use ndb_grammar::Source;
 use ndb_grammar::{
     Action, Cursor, EventKind, ExitStatus, StateTree, StateView, TextState, TextStep,
     TextTrajectory,
@@ -107,11 +108,50 @@ pub struct Step {
     pub state: State,
 }
 
+/// A source as a question takes it: text, read here once (its lines and
+/// its functions, by the one Python reader), or a source already read,
+/// shared as it is (the language server reads each document version once).
+pub trait IntoSource {
+    fn into_source(self) -> Arc<Source>;
+}
+
+impl IntoSource for &str {
+    fn into_source(self) -> Arc<Source> {
+        crate::python::read_source(self)
+    }
+}
+
+impl IntoSource for &String {
+    fn into_source(self) -> Arc<Source> {
+        crate::python::read_source(self.as_str())
+    }
+}
+
+impl IntoSource for &Arc<str> {
+    fn into_source(self) -> Arc<Source> {
+        crate::python::read_source(self.clone())
+    }
+}
+
+impl IntoSource for Arc<Source> {
+    fn into_source(self) -> Arc<Source> {
+        self
+    }
+}
+
+impl IntoSource for &Arc<Source> {
+    fn into_source(self) -> Arc<Source> {
+        self.clone()
+    }
+}
+
 /// A debugging session so far: the source, the call that started it (when
 /// known), the first state and the steps taken.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Session {
-    pub source: Arc<str>,
+    /// The source, read once for the whole session (its lines and
+    /// functions), shared with every question about it.
+    pub source: Arc<Source>,
     /// Such as `f([1, 2], k=3)`. Needed by the real tracer; a session that
     /// starts from a return state (suggesting inputs) has none.
     pub entry_call: Option<String>,
@@ -323,7 +363,12 @@ pub trait Debugger: Send + Sync {
 
     /// The entry function's call state for `entry_call` (such as
     /// `f([1, 2])`).
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError>;
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError>;
 
     /// The state `action` leads to from the session's current state.
     fn next(&self, session: &Session, action: Action, cancel: &Cancel)
@@ -356,7 +401,12 @@ impl Debugger for Sampled {
         self.debugger.name()
     }
 
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
         self.debugger.start(source, entry_call, cancel)
     }
 
@@ -481,7 +531,12 @@ impl Debugger for AutoDebugger {
         "trace, else the model".to_string()
     }
 
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
         self.or_predicted(self.tracer.start(source, entry_call, cancel), |model| {
             model.start(source, entry_call, cancel)
         })
@@ -520,14 +575,15 @@ impl Debugger for AutoDebugger {
 /// feeding each answer back. Stops early at an exit state.
 pub fn run_actions(
     debugger: &dyn Debugger,
-    source: &str,
+    source: impl IntoSource,
     entry_call: &str,
     actions: &[Action],
     cancel: &Cancel,
 ) -> Result<Session, DebugError> {
-    let start = debugger.start(source, entry_call, cancel)?;
+    let source = source.into_source();
+    let start = debugger.start(&source, entry_call, cancel)?;
     let mut session = Session {
-        source: source.into(),
+        source,
         entry_call: Some(entry_call.to_string()),
         start,
         steps: Vec::new(),
@@ -591,7 +647,7 @@ impl Debugger for TracerDebugger {
         "trace".to_string()
     }
 
-    fn start(&self, source: &str, entry_call: &str, _: &Cancel) -> Result<State, DebugError> {
+    fn start(&self, source: &Source, entry_call: &str, _: &Cancel) -> Result<State, DebugError> {
         let tree = self.tree(source, entry_call)?;
         Ok(Self::state(&tree, tree.start(), false))
     }

@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{Cache, CacheStats};
 pub use crate::debugger::Backend;
-use crate::debugger::{AutoDebugger, Cancel, DebugError, Debugger, Sampled, State, TracerDebugger};
+use crate::debugger::{
+    AutoDebugger, Cancel, DebugError, Debugger, Sampled, Source, State, TracerDebugger,
+};
 use crate::neural::{ModelSpec, NeuralDebugger};
 use crate::ops;
 use crate::suggest::{self, SuggestError, Suggestion};
@@ -420,7 +422,7 @@ impl Engine {
     pub fn ask(
         self: &Arc<Self>,
         key: Key,
-        source: Arc<str>,
+        source: Arc<Source>,
         samples: usize,
         background: bool,
         quiet: Duration,
@@ -467,7 +469,7 @@ impl Engine {
     pub async fn ask_and_wait(
         self: &Arc<Self>,
         key: Key,
-        source: Arc<str>,
+        source: Arc<Source>,
         samples: usize,
         background: bool,
         timeout: Option<Duration>,
@@ -523,7 +525,7 @@ impl Engine {
     async fn answer(
         self: &Arc<Self>,
         key: &Key,
-        source: Arc<str>,
+        source: Arc<Source>,
         samples: usize,
         cancel: &Cancel,
         quiet: Duration,
@@ -607,7 +609,7 @@ pub fn answer_blocking(
     debugger: &dyn Debugger,
     tracer: &TracerDebugger,
     key: &Key,
-    source: &str,
+    source: &Arc<Source>,
     samples: usize,
     cancel: &Cancel,
 ) -> Result<Answer, DebugError> {

@@ -4,16 +4,17 @@
 //! suggestion by running it with the real tracer (which runs user code: only
 //! when the user asked for it).
 
-use ndb_grammar::locate::{def_name, find_function, return_line, FunctionSpan};
+use std::sync::Arc;
 
-use crate::python::function_spans;
+use ndb_grammar::locate::{def_name, find_function, return_line};
 
 use crate::python::syntax::{Parameter, ParameterKind};
 use crate::python::PythonFile;
-use ndb_grammar::state::source_lines;
-use ndb_grammar::{Action, EventKind, ExitStatus, StateView, TextEvent, TextState};
+use ndb_grammar::{Action, EventKind, ExitStatus, Source, StateView, TextEvent, TextState};
 
-use crate::debugger::{Cancel, DebugError, Debugger, Session, State, Step, TracerDebugger};
+use crate::debugger::{
+    Cancel, DebugError, Debugger, IntoSource, Session, State, Step, TracerDebugger,
+};
 use crate::tracer::trace_source;
 
 /// How an output is predicted from the entry call's first state: the one
@@ -92,9 +93,9 @@ pub struct OutputPrediction {
     pub session: Session,
 }
 
-fn new_session(source: &str, entry_call: Option<&str>, start: State) -> Session {
+fn new_session(source: &Arc<Source>, entry_call: Option<&str>, start: State) -> Session {
     Session {
-        source: source.into(),
+        source: source.clone(),
         entry_call: entry_call.map(str::to_string),
         start,
         steps: Vec::new(),
@@ -127,8 +128,8 @@ fn is_exit(state: &State) -> bool {
 }
 
 /// The function a session's first (call) state belongs to.
-fn entry_function(source: &str, start: &State) -> Result<(Vec<FunctionSpan>, usize), DebugError> {
-    let spans = function_spans(source);
+fn entry_function(source: &Source, start: &State) -> Result<usize, DebugError> {
+    let spans = source.spans();
     let line = match &start.view {
         Some(StateView::Event { line, .. }) => *line,
         _ => 0,
@@ -136,26 +137,27 @@ fn entry_function(source: &str, start: &State) -> Result<(Vec<FunctionSpan>, usi
     let index = spans
         .iter()
         .position(|span| span.first_line == line)
-        .or_else(|| def_name(&start.text.src).and_then(|name| find_function(&spans, name)))
+        .or_else(|| def_name(&start.text.src).and_then(|name| find_function(spans, name)))
         .ok_or(DebugError::NoFunctionAt { line })?;
-    Ok((spans, index))
+    Ok(index)
 }
 
 /// Predicts what `entry_call` returns, by `mode`.
 pub fn predict_output(
     debugger: &dyn Debugger,
-    source: &str,
+    source: impl IntoSource,
     entry_call: &str,
     mode: OutputMode,
     cancel: &Cancel,
 ) -> Result<OutputPrediction, DebugError> {
+    let source = &source.into_source();
     let start = debugger.start(source, entry_call, cancel)?;
     let mut session = new_session(source, Some(entry_call), start);
     match mode {
         OutputMode::StepReturn => step(debugger, &mut session, Action::StepReturn, cancel)?,
         OutputMode::Breakpoint => {
-            let (spans, index) = entry_function(source, &session.start)?;
-            let line = return_line(source, &spans, index);
+            let index = entry_function(source, &session.start)?;
+            let line = return_line(source, index);
             step(debugger, &mut session, Action::Breakpoint(line), cancel)?;
             if matches!(
                 depth_and_kind(session.current()),
@@ -230,11 +232,12 @@ pub fn predict_output(
 /// never reached).
 pub fn predict_at_line(
     debugger: &dyn Debugger,
-    source: &str,
+    source: impl IntoSource,
     entry_call: &str,
     line: u32,
     cancel: &Cancel,
 ) -> Result<Session, DebugError> {
+    let source = &source.into_source();
     let start = debugger.start(source, entry_call, cancel)?;
     let mut session = new_session(source, Some(entry_call), start);
     step(debugger, &mut session, Action::Breakpoint(line), cancel)?;
@@ -288,19 +291,19 @@ pub fn entry_call(function: &str, input: &str) -> String {
 /// proposing the output too.
 pub fn suggest_inputs(
     debugger: &dyn Debugger,
-    source: &str,
+    source: impl IntoSource,
     function: &str,
     output: Option<&str>,
     k: usize,
     cancel: &Cancel,
 ) -> Result<Vec<Proposal>, DebugError> {
-    let spans = function_spans(source);
-    let index = find_function(&spans, function).ok_or_else(|| DebugError::NoFunction {
+    let source = &source.into_source();
+    let index = find_function(source.spans(), function).ok_or_else(|| DebugError::NoFunction {
         name: function.to_string(),
     })?;
     let k = k.max(1);
-    let line = return_line(source, &spans, index);
-    let return_text = source_lines(source).nth(line as usize - 1).unwrap_or("");
+    let line = return_line(source, index);
+    let return_text = source.line(line);
     let returns: Vec<(Session, usize)> = match output {
         Some(output) => {
             let start = State {

@@ -3,6 +3,7 @@
 //! answers one fixed predicted state, so each test sees which of the two
 //! answered.
 
+use ndb_inference::debugger::Source;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +22,7 @@ impl Debugger for Predicts42 {
         "stand-in".into()
     }
 
-    fn start(&self, source: &str, entry_call: &str, _: &Cancel) -> Result<State, DebugError> {
+    fn start(&self, source: &Source, entry_call: &str, _: &Cancel) -> Result<State, DebugError> {
         let _ = (source, entry_call);
         Ok(State {
             text: TextState {

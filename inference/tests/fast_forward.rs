@@ -27,10 +27,11 @@ fn forced_tokens_cost_no_pass_of_their_own() {
     let debugger = NeuralDebugger::load(&spec).expect("the default model loads");
     let cancel = Cancel::new();
     let call = "mean_of_evens([3, 4, 7, 10])";
+    let source = ndb_inference::python::read_source(QUICKSTART);
     let session = Session {
-        source: QUICKSTART.into(),
+        start: debugger.start(&source, call, &cancel).expect("binds"),
+        source,
         entry_call: Some(call.to_string()),
-        start: debugger.start(QUICKSTART, call, &cancel).expect("binds"),
         steps: Vec::new(),
     };
 

@@ -95,11 +95,12 @@ fn start_session(debugger: &dyn Debugger) -> Session {
 
 /// A session of the quickstart example from the entry call `call`.
 fn session_from(debugger: &dyn Debugger, call: &str) -> Session {
+    let source = ndb_inference::python::read_source(QUICKSTART);
     let start = debugger
-        .start(QUICKSTART, call, &Cancel::new())
+        .start(&source, call, &Cancel::new())
         .expect("the entry call binds");
     Session {
-        source: QUICKSTART.into(),
+        source,
         entry_call: Some(call.to_string()),
         start,
         steps: Vec::new(),
@@ -154,6 +155,51 @@ fn a_tiny_llama_directory_loads_and_answers_in_the_language() {
 
 /// Half-precision weights (`--weights f16`) load and answer through the
 /// same path; a format name that does not exist is refused by name.
+/// One parsed source for a whole question: the prompt, the grammar of each
+/// answer, the breakpoint's line and the placing of every candidate read
+/// the [`ndb_grammar::Source`] the caller made (the language server makes
+/// one per document version), never the text again.
+#[test]
+fn a_question_reads_the_source_it_is_given_and_never_splits_or_parses_it_again() {
+    let debugger = tiny();
+    let source = ndb_inference::python::read_source(QUICKSTART);
+    let (splits, parses) = (
+        ndb_grammar::Source::splits_on_this_thread(),
+        ndb_inference::python::parses_on_this_thread(),
+    );
+    let cancel = Cancel::new();
+    let line = QUICKSTART
+        .lines()
+        .position(|text| text.trim_start().starts_with("return"))
+        .expect("the example returns") as u32
+        + 1;
+    let at_line = ndb_inference::ops::predict_at_line(debugger, &source, CALL, line, &cancel);
+    let output = ndb_inference::ops::predict_output(
+        debugger,
+        &source,
+        CALL,
+        ndb_inference::ops::OutputMode::Rollout,
+        &cancel,
+    );
+    let session = run_actions(
+        debugger,
+        &source,
+        CALL,
+        &[Action::StepInto, Action::StepOver, Action::StepReturn],
+        &cancel,
+    );
+    assert!(
+        at_line.is_ok() || output.is_ok() || session.is_ok(),
+        "the tiny model answers: {at_line:?} {session:?}"
+    );
+    assert_eq!(ndb_grammar::Source::splits_on_this_thread(), splits);
+    assert_eq!(ndb_inference::python::parses_on_this_thread(), parses);
+    // Text given as text is read once, here.
+    let _ = ndb_inference::ops::predict_at_line(debugger, QUICKSTART, CALL, line, &cancel);
+    assert_eq!(ndb_grammar::Source::splits_on_this_thread(), splits + 1);
+    assert_eq!(ndb_inference::python::parses_on_this_thread(), parses + 1);
+}
+
 #[test]
 fn half_precision_weights_load_and_answer() {
     let debugger = load(
@@ -544,11 +590,12 @@ fn a_long_session_is_trimmed_to_the_context_and_says_so() {
         .map(|i| format!("x{i} = {i}\n"))
         .collect::<String>()
         + "def f(a):\n    return a\n";
+    let long_source = ndb_inference::python::read_source(long_source);
     let start = debugger
         .start(&long_source, "f(1)", &Cancel::new())
         .unwrap();
     let session = Session {
-        source: long_source.as_str().into(),
+        source: long_source,
         entry_call: Some("f(1)".into()),
         start,
         steps: vec![],

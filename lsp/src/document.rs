@@ -10,6 +10,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::line_index::{LineColumn, LineIndex, PositionEncoding};
 use crate::syntax::Analysis;
+use ndb_inference::debugger::Source;
 
 pub use ndb_inference::python::{parse_bounded, parser as python_parser, PARSE_BUDGET};
 
@@ -36,6 +37,7 @@ pub struct DocumentSnapshot {
     pub tree: Option<Tree>,
     pub hash: u64,
     analysis: Arc<OnceLock<Arc<Analysis>>>,
+    source: Arc<OnceLock<Arc<Source>>>,
 }
 
 impl DocumentSnapshot {
@@ -47,6 +49,7 @@ impl DocumentSnapshot {
             tree,
             hash: source_hash(text),
             analysis: Arc::default(),
+            source: Arc::default(),
         }
     }
 
@@ -64,6 +67,20 @@ impl DocumentSnapshot {
                     &self.text,
                     self.tree.as_ref(),
                     &self.line_index,
+                ))
+            })
+            .clone()
+    }
+
+    /// This version as the debugger's questions read it: the text (shared),
+    /// its lines, split once, and its functions from [`Self::analysis`];
+    /// made once per version and handed down to every question.
+    pub fn source(&self) -> Arc<Source> {
+        self.source
+            .get_or_init(|| {
+                Arc::new(Source::new(
+                    self.text.clone(),
+                    ndb_inference::python::spans_of(&self.analysis()),
                 ))
             })
             .clone()

@@ -11,6 +11,7 @@
 //! A short run is part of the tests. The long run (docs/fuzzing.md):
 //! `NDB_FUZZ_SEQUENCES=10000 nice -n 19 cargo test --workspace -j 1 --test fuzz -- --nocapture`
 
+use ndb_inference::debugger::Source;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -34,7 +35,7 @@ impl Debugger for Silent {
     fn name(&self) -> String {
         "silent".to_string()
     }
-    fn start(&self, _: &str, _: &str, _: &Cancel) -> Result<State, DebugError> {
+    fn start(&self, _: &Source, _: &str, _: &Cancel) -> Result<State, DebugError> {
         Err(DebugError::NoAnswer)
     }
     fn next(&self, _: &Session, _: Action, _: &Cancel) -> Result<State, DebugError> {

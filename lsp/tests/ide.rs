@@ -5,6 +5,7 @@
 
 mod support;
 
+use ndb_inference::debugger::Source;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -204,7 +205,7 @@ impl Debugger for Predicts42 {
     fn name(&self) -> String {
         "predicts-42".into()
     }
-    fn start(&self, _: &str, _: &str, _: &Cancel) -> Result<State, DebugError> {
+    fn start(&self, _: &Source, _: &str, _: &Cancel) -> Result<State, DebugError> {
         Ok(state(TextEvent::Call, None, None))
     }
     fn next(&self, _: &Session, _: Action, _: &Cancel) -> Result<State, DebugError> {

@@ -7,6 +7,7 @@
 
 mod support;
 
+use ndb_inference::debugger::Source;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -363,7 +364,7 @@ impl Debugger for PanickingModel {
         "a broken model".into()
     }
 
-    fn start(&self, _: &str, _: &str, _: &Cancel) -> Result<State, DebugError> {
+    fn start(&self, _: &Source, _: &str, _: &Cancel) -> Result<State, DebugError> {
         panic!("the model fell over")
     }
 
@@ -549,7 +550,12 @@ impl Debugger for SuggestingModel {
         "the suggesting stand-in".into()
     }
 
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
         self.0.start(source, entry_call, cancel)
     }
 

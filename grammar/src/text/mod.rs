@@ -118,6 +118,7 @@ pub use print::{
     text_action, TrajectoryPiece,
 };
 
+use crate::source::Source;
 use crate::state::Locals;
 use crate::trajectory::{TextAction, TextEvent, TextState, TextStep, TextTrajectory};
 
@@ -429,22 +430,16 @@ fn apply_delta(base: &Locals, delta: Locals) -> Locals {
 /// The breakpoint action for 1-based line `line` of `source`: the line's
 /// trimmed text, plus its occurrence among lines with the same trimmed text
 /// when there are several. A line out of range gives an empty text.
-pub fn breakpoint_action(source: &str, line: u32) -> TextAction {
-    let target = match line
-        .checked_sub(1)
-        .and_then(|index| crate::state::source_lines(source).nth(index as usize))
-    {
-        Some(text) => text.trim(),
-        None => {
-            return TextAction::Breakpoint {
-                src: String::new(),
-                occurrence: None,
-            }
-        }
+pub fn breakpoint_action(source: &Source, line: u32) -> TextAction {
+    let Some(target) = source.get_line(line).map(str::trim) else {
+        return TextAction::Breakpoint {
+            src: String::new(),
+            occurrence: None,
+        };
     };
     let mut same = 0u32;
     let mut occurrence = 0u32;
-    for (index, text) in crate::state::source_lines(source).enumerate() {
+    for (index, text) in source.lines().enumerate() {
         if text.trim() == target {
             same += 1;
             if index + 1 == line as usize {
@@ -461,9 +456,10 @@ pub fn breakpoint_action(source: &str, line: u32) -> TextAction {
 /// The 1-based line a breakpoint names: the `occurrence`-th line (in file
 /// order) whose trimmed text equals `src` trimmed, the first when
 /// `occurrence` is `None`; `None` when there is no such line.
-pub fn resolve_breakpoint(source: &str, src: &str, occurrence: Option<u32>) -> Option<u32> {
+pub fn resolve_breakpoint(source: &Source, src: &str, occurrence: Option<u32>) -> Option<u32> {
     let target = src.trim();
-    let mut matches = crate::state::source_lines(source)
+    let mut matches = source
+        .lines()
         .enumerate()
         .filter(|(_, text)| text.trim() == target)
         .map(|(index, _)| index as u32 + 1);

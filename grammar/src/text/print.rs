@@ -10,7 +10,7 @@ use crate::trajectory::{TextAction, TextState, TextTrajectory};
 
 /// `action` as the text language writes it: breakpoints by the target
 /// line's text in `source` ([`breakpoint_action`]).
-pub fn text_action(source: &str, action: crate::Action) -> TextAction {
+pub fn text_action(source: &crate::Source, action: crate::Action) -> TextAction {
     use crate::Action;
     match action {
         Action::StepInto => TextAction::StepInto,

@@ -344,7 +344,10 @@ fn deltas_that_cannot_be_exact_print_in_full() {
 
 #[test]
 fn breakpoints_name_lines_by_text_and_occurrence() {
-    let source = "def f(x):\n    x += 1\n    if x:\n        x += 1\n    return x\r\n";
+    let source = &crate::Source::new(
+        "def f(x):\n    x += 1\n    if x:\n        x += 1\n    return x\r\n",
+        Vec::new(),
+    );
     assert_eq!(
         breakpoint_action(source, 2),
         TextAction::Breakpoint {

@@ -14,9 +14,7 @@
 
 use ndb_grammar::locate::{enclosing_function, return_line};
 
-use crate::python::function_spans;
-use ndb_grammar::state::source_lines;
-use ndb_grammar::{Action, TextEvent};
+use ndb_grammar::{Action, Source, TextEvent};
 
 use crate::choice::UnknownChoice;
 use crate::debugger::Session;
@@ -215,13 +213,15 @@ impl Question {
                 {
                     return None;
                 }
-                let spans = function_spans(&session.source);
+                let spans = session.source.spans();
                 let line = session_line(session)?;
                 let index = spans.iter().position(|span| span.first_line == line)?;
                 // A generator's `step_return` stops at its next `yield`, and
                 // its call returns a generator: no assertion asks that.
                 let span = &spans[index];
-                let body = source_lines(&session.source)
+                let body = session
+                    .source
+                    .lines()
                     .skip((span.def_line as usize).saturating_sub(1))
                     .take((span.end_line + 1).saturating_sub(span.def_line) as usize);
                 if body.into_iter().any(|text| {
@@ -232,7 +232,7 @@ impl Question {
                 }
                 Some(Question::Output {
                     call: call.to_string(),
-                    return_line: return_line(&session.source, &spans, index),
+                    return_line: return_line(&session.source, index),
                 })
             }
             Action::InvStepCall if forms.inv_step_call != Form::Language => {
@@ -240,8 +240,8 @@ impl Question {
                     return None;
                 }
                 let output = start.value.clone()?;
-                let spans = function_spans(&session.source);
-                let index = enclosing_function(&spans, session_line(session)?)?;
+                let spans = session.source.spans();
+                let index = enclosing_function(spans, session_line(session)?)?;
                 let span = &spans[index];
                 if span.indent != 0 {
                     return None;
@@ -293,12 +293,12 @@ impl Question {
     }
 
     /// The source text of the line the answer's state stops at.
-    pub(crate) fn src<'a>(&self, source: &'a str) -> &'a str {
+    pub(crate) fn src<'a>(&self, source: &'a Source) -> &'a str {
         let line = match self {
             Question::Output { return_line, .. } => *return_line,
             Question::Input { def_line, .. } => *def_line,
         };
-        source_lines(source).nth(line as usize - 1).unwrap_or("")
+        source.line(line)
     }
 }
 
@@ -345,7 +345,7 @@ mod tests {
 
     fn session(event: TextEvent, line: u32, value: Option<&str>, call: Option<&str>) -> Session {
         Session {
-            source: SOURCE.into(),
+            source: crate::python::read_source(SOURCE),
             entry_call: call.map(str::to_string),
             start: State {
                 text: TextState {
@@ -387,7 +387,10 @@ mod tests {
         assert!(question.prompt(SOURCE).ends_with(
             "    return total\nassert f([1, 2]) == ??\n[/PYTHON]\n[ANSWER]\nassert f([1, 2]) =="
         ));
-        assert_eq!(question.src(SOURCE), "    return total");
+        assert_eq!(
+            question.src(&crate::python::read_source(SOURCE)),
+            "    return total"
+        );
         // Later stops of the entry frame ask the same question; a stop in
         // a callee does not.
         let mut later = at_call.clone();
@@ -425,7 +428,7 @@ mod tests {
         );
         // A generator's step_return stops at a yield: the text language.
         let generator = Session {
-            source: "def f(xs):\n    for x in xs:\n        yield x\n".into(),
+            source: crate::python::read_source("def f(xs):\n    for x in xs:\n        yield x\n"),
             ..at_call.clone()
         };
         assert_eq!(
@@ -456,7 +459,10 @@ mod tests {
         assert!(question
             .prompt(SOURCE)
             .ends_with("assert f(??) == 3\n[/PYTHON]\n[ANSWER]\nassert f("));
-        assert_eq!(question.src(SOURCE), "def f(xs):");
+        assert_eq!(
+            question.src(&crate::python::read_source(SOURCE)),
+            "def f(xs):"
+        );
     }
 
     #[test]

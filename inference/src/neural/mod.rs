@@ -46,7 +46,7 @@ use mistralrs::{
 };
 use ndb_grammar::locate::Locator;
 use ndb_grammar::text::{delta_base, prompt_prefix, text_action, ACTION_SEP, SPECIAL_TOKENS};
-use ndb_grammar::{lark, state::call_source_line, Action, EventKind, StateView, TextEvent};
+use ndb_grammar::{lark, Action, EventKind, Source, StateView, TextEvent};
 use ndb_grammar::{TextAction, TextState, TextTrajectory};
 
 use crate::cache::{Cache, CacheStats};
@@ -1025,9 +1025,8 @@ impl NeuralDebugger {
 
     /// The grammar of the state after `action`, with special tokens as the
     /// model's tokenizer carries them.
-    fn grammar(&self, source: &str, action: &TextAction, current: &TextState) -> String {
-        let functions = crate::python::function_spans(source);
-        let grammar = lark::answer_grammar(Some(source), &functions, action, Some(current));
+    fn grammar(&self, source: &Source, action: &TextAction, current: &TextState) -> String {
+        let grammar = lark::answer_grammar(Some(source), action, Some(current));
         match self.language.info.special_tokens {
             SpecialTokenMode::Tokens => grammar,
             SpecialTokenMode::Text => lark::special_tokens_as_text(&grammar),
@@ -1413,7 +1412,7 @@ impl NeuralDebugger {
     fn answers_to_prompt(
         &self,
         prompt: String,
-        source: &str,
+        source: &Source,
         action: &TextAction,
         previous: &TextState,
         k: usize,
@@ -1600,7 +1599,8 @@ impl NeuralDebugger {
                     .steps
                     .last()
                     .map_or(&trajectory.start, |step| &step.state);
-                self.answers_to_prompt(prompt, &trajectory.source, action, previous, k, cancel)?
+                let source = crate::python::read_source(trajectory.source.as_str());
+                self.answers_to_prompt(prompt, &source, action, previous, k, cancel)?
             }
         };
         Ok(candidates
@@ -1621,18 +1621,16 @@ impl NeuralDebugger {
     /// line at depth 0 and every recorded step placed by following frames.
     /// `None` when the start is no call of a function of the source.
     fn recorded_session(&self, trajectory: &TextTrajectory, entry_call: &str) -> Option<Session> {
-        let source = &trajectory.source;
         if trajectory.start.event != TextEvent::Call || trajectory.start.inverse {
             return None;
         }
-        let lines: Vec<&str> = ndb_grammar::state::source_lines(source).collect();
-        let span = crate::python::function_spans(source)
-            .into_iter()
-            .find(|span| {
-                lines.get(span.def_line as usize - 1) == Some(&trajectory.start.src.as_str())
-            })?;
+        let source = crate::python::read_source(trajectory.source.as_str());
+        let span = source
+            .spans()
+            .iter()
+            .find(|span| source.get_line(span.def_line) == Some(trajectory.start.src.as_str()))?;
         let mut session = Session {
-            source: source.as_str().into(),
+            source: source.clone(),
             entry_call: Some(entry_call.to_string()),
             start: State {
                 text: trajectory.start.clone(),
@@ -1649,7 +1647,7 @@ impl NeuralDebugger {
             steps: Vec::new(),
         };
         for step in &trajectory.steps {
-            let action = recorded_action(source, &step.action)?;
+            let action = recorded_action(&source, &step.action)?;
             let view = self.place(&session, action, &step.state);
             session.steps.push(crate::debugger::Step {
                 action,
@@ -1667,10 +1665,7 @@ impl NeuralDebugger {
     /// Places the model's text states on lines, following the session's
     /// frames.
     fn place(&self, session: &Session, action: Action, text: &TextState) -> Option<StateView> {
-        let locator = Locator::new(
-            &session.source,
-            crate::python::function_spans(&session.source),
-        );
+        let locator = Locator::new(&session.source);
         let mut stack = locator.start(session.start.view.as_ref());
         for step in &session.steps {
             stack = locator.place(&stack, step.action, &step.state.text).1;
@@ -1739,7 +1734,7 @@ fn model_name(path: &Path) -> String {
 }
 
 /// The action a recorded text action is, on `source`'s lines.
-fn recorded_action(source: &str, action: &TextAction) -> Option<Action> {
+fn recorded_action(source: &Source, action: &TextAction) -> Option<Action> {
     Some(match action {
         TextAction::StepInto => Action::StepInto,
         TextAction::StepOver => Action::StepOver,
@@ -1761,7 +1756,12 @@ impl Debugger for NeuralDebugger {
 
     /// The call state is computed, not predicted: the entry call's literal
     /// arguments bound to the function's parameters, without running code.
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
         if cancel.is_cancelled() {
             return Err(DebugError::Cancelled);
         }
@@ -1771,7 +1771,7 @@ impl Debugger for NeuralDebugger {
             text: TextState {
                 event: TextEvent::Call,
                 inverse: false,
-                src: call_source_line(source, binding.line).to_string(),
+                src: source.call_line(binding.line).to_string(),
                 locals: binding.locals.clone(),
                 value: None,
             },

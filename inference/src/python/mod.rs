@@ -19,10 +19,11 @@ pub mod entry_calls;
 pub mod line_index;
 pub mod syntax;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use ndb_grammar::locate::FunctionSpan;
+use ndb_grammar::Source;
 use tree_sitter::{ParseOptions, Parser, Tree};
 
 use entry_calls::{EntryCall, ExternalCalls, UserEntryCalls};
@@ -63,6 +64,16 @@ fn thread_time() -> Duration {
     START.get_or_init(Instant::now).elapsed()
 }
 
+thread_local! {
+    static PARSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many parses this thread has made: a test's count of the parses one
+/// question makes.
+pub fn parses_on_this_thread() -> u64 {
+    PARSES.with(std::cell::Cell::get)
+}
+
 /// Parses `text` (incrementally from `old_tree`, already edited to match)
 /// within [`PARSE_BUDGET`]. `None` when the parse was stopped: the text
 /// then has no tree, and what needs one stays quiet for it (a line on
@@ -78,6 +89,7 @@ pub fn parse_within(
     old_tree: Option<&Tree>,
     budget: Duration,
 ) -> Option<Tree> {
+    PARSES.with(|parses| parses.set(parses.get() + 1));
     let bytes = text.as_bytes();
     let deadline = thread_time() + budget;
     let mut past_deadline = |_: &tree_sitter::ParseState| thread_time() > deadline;
@@ -105,10 +117,35 @@ pub fn function_spans(text: &str) -> Vec<FunctionSpan> {
     PythonFile::parse(text).function_spans()
 }
 
+/// The functions an [`Analysis`] found, as the grammar's spans in file
+/// order (the language server's documents read their own analysis).
+pub fn spans_of(analysis: &Analysis) -> Vec<FunctionSpan> {
+    let mut spans: Vec<FunctionSpan> = analysis
+        .functions
+        .iter()
+        .map(|function| FunctionSpan {
+            name: function.name.clone(),
+            first_line: function.first_line as u32 + 1,
+            def_line: function.def_line as u32 + 1,
+            body_line: function.body_start_line as u32 + 1,
+            end_line: function.body_end_line as u32 + 1,
+            indent: function.indent.len(),
+        })
+        .collect();
+    spans.sort_by_key(|span| span.def_line);
+    spans
+}
+
+/// `text` read once for the questions about it: its lines and its
+/// functions' spans ([`Source`]).
+pub fn read_source(text: impl Into<Arc<str>>) -> Arc<Source> {
+    PythonFile::parse(text).source()
+}
+
 /// A whole file, read once: its tree (when the parse finished within the
 /// budget) and what [`Analysis`] finds in it.
 pub struct PythonFile {
-    text: String,
+    text: Arc<str>,
     tree: Option<Tree>,
     analysis: Analysis,
 }
@@ -123,11 +160,12 @@ pub struct SyntaxError {
 }
 
 impl PythonFile {
-    pub fn parse(text: &str) -> PythonFile {
-        let tree = parse_bounded(&mut parser(), text, None);
-        let analysis = Analysis::new(text, tree.as_ref(), &LineIndex::new(text));
+    pub fn parse(text: impl Into<Arc<str>>) -> PythonFile {
+        let text = text.into();
+        let tree = parse_bounded(&mut parser(), &text, None);
+        let analysis = Analysis::new(&text, tree.as_ref(), &LineIndex::new(&text));
         PythonFile {
-            text: text.to_string(),
+            text,
             tree,
             analysis,
         }
@@ -135,6 +173,12 @@ impl PythonFile {
 
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The file as the questions about it read it: its text (shared, not
+    /// copied), its lines and its functions' spans.
+    pub fn source(&self) -> Arc<Source> {
+        Arc::new(Source::new(self.text.clone(), self.function_spans()))
     }
 
     pub fn analysis(&self) -> &Analysis {
@@ -156,21 +200,7 @@ impl PythonFile {
     /// the grammar's plain spans, in file order: what the model's
     /// locator, the breakpoint grammar and the jumps read of the source.
     pub fn function_spans(&self) -> Vec<FunctionSpan> {
-        let mut spans: Vec<FunctionSpan> = self
-            .analysis
-            .functions
-            .iter()
-            .map(|function| FunctionSpan {
-                name: function.name.clone(),
-                first_line: function.first_line as u32 + 1,
-                def_line: function.def_line as u32 + 1,
-                body_line: function.body_start_line as u32 + 1,
-                end_line: function.body_end_line as u32 + 1,
-                indent: function.indent.len(),
-            })
-            .collect();
-        spans.sort_by_key(|span| span.def_line);
-        spans
+        spans_of(&self.analysis)
     }
 
     /// The module-level function `name`, by index.
@@ -350,7 +380,7 @@ mod tests {
     #[test]
     fn both_spellings_of_the_main_guard_count() {
         for guard in ["__name__ == '__main__'", "\"__main__\" == __name__"] {
-            let file = PythonFile::parse(&format!(
+            let file = PythonFile::parse(format!(
                 "def f(x):\n    return x\n\nif {guard}:\n    f(2)\n"
             ));
             let calls = file.entry_calls(0);

@@ -219,7 +219,7 @@ async fn ask(server: &Server, snapshot: &Snapshot, key: Key) -> Result<std::sync
     let samples = crate::handlers::samples(server, &snapshot.settings);
     server
         .engine
-        .ask_and_wait(key, snapshot.document.text.clone(), samples, false, None)
+        .ask_and_wait(key, snapshot.document.source(), samples, false, None)
         .await
         .ok_or_else(Error::request_cancelled)
 }

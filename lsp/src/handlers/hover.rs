@@ -28,7 +28,7 @@ pub async fn hover(server: &Server, params: HoverParams) -> Result<Option<Hover>
             let left = deadline.saturating_duration_since(Instant::now());
             server
                 .engine
-                .ask_and_wait(key, document.text.clone(), samples, true, Some(left))
+                .ask_and_wait(key, document.source(), samples, true, Some(left))
                 .await;
         }
         result = ide::hover(&view, offset, &EngineAnswers(&server.engine));

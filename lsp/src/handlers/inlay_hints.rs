@@ -32,7 +32,7 @@ pub async fn inlay_hint(
     for key in hints.needed {
         server
             .engine
-            .ask(key, document.text.clone(), samples, true, quiet);
+            .ask(key, document.source(), samples, true, quiet);
     }
     let hints = hints
         .hints

@@ -6,6 +6,7 @@
 
 pub mod client;
 
+use ndb_inference::debugger::Source;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
@@ -88,7 +89,12 @@ impl Debugger for StandInModel {
         "stand-in".to_string()
     }
 
-    fn start(&self, source: &str, entry_call: &str, cancel: &Cancel) -> Result<State, DebugError> {
+    fn start(
+        &self,
+        source: &Source,
+        entry_call: &str,
+        cancel: &Cancel,
+    ) -> Result<State, DebugError> {
         self.tracer
             .start(source, entry_call, cancel)
             .map(StandInModel::dress)
@@ -110,7 +116,7 @@ impl Debugger for StandInModel {
 pub struct ComputedAnswers {
     pub model: Arc<dyn Debugger>,
     pub tracer: TracerDebugger,
-    pub source: String,
+    pub source: Arc<Source>,
     pub answers: Mutex<HashMap<Key, Arc<Answer>>>,
 }
 
@@ -119,7 +125,7 @@ impl ComputedAnswers {
         ComputedAnswers {
             model: Arc::new(StandInModel::new()),
             tracer: TracerDebugger::new(TracerConfig::default()),
-            source: source.to_string(),
+            source: ndb_inference::python::read_source(source),
             answers: Mutex::default(),
         }
     }
