@@ -281,6 +281,8 @@ fn report(what: &str, ms: f64, bytes: usize) {
 }
 
 fn main() -> Result<()> {
+    // The kernel switch, as ndb reads it at its first model load.
+    ndb_inference::neural::benchmark_switches_from_env();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let f32s = Model::new(DType::F32)?;
     let bytes = f32s.bytes();

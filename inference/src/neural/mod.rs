@@ -406,6 +406,38 @@ enum TokenizeError {
     Remote(#[from] remote::RemoteError),
 }
 
+/// The vendored kernels' benchmark switches, read from the environment once
+/// per process (at the first model load) and handed to the fork, which reads
+/// no environment itself: `NDB_Q8_PROMPT_KERNEL=upstream|f32|q8|pairs` (a
+/// prompt's 8-bit products), `NDB_ATTENTION=upstream` (upstream's CPU
+/// attention), `NDB_FORWARD=caller` (each forward pass on the engine's
+/// thread), `NDB_FAST_FORWARD=off` (every forced token a pass). Unset, the
+/// defaults; they exist to measure the fork against upstream
+/// (`docs/neural-debugger.md`, "Benchmarks").
+pub fn benchmark_switches_from_env() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let is = |name: &str, value: &str| std::env::var(name).is_ok_and(|set| set == value);
+        if let Ok(kernel) = std::env::var("NDB_Q8_PROMPT_KERNEL") {
+            if !candle_core::quantized::k_quants::ndb_set_prompt_kernel(&kernel) {
+                eprintln!(
+                    "ndb: NDB_Q8_PROMPT_KERNEL={kernel} is none of upstream, f32, q8, pairs; \
+                     the default kernel runs"
+                );
+            }
+        }
+        if is("NDB_ATTENTION", "upstream") {
+            mistralrs_core::set_ndb_attention_upstream(true);
+        }
+        if is("NDB_FORWARD", "caller") {
+            mistralrs_core::set_ndb_forward_on_caller(true);
+        }
+        if is("NDB_FAST_FORWARD", "off") {
+            mistralrs_core::set_ndb_fast_forward(false);
+        }
+    });
+}
+
 /// A panic inside the model runtime, with its message.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -607,6 +639,7 @@ impl NeuralDebugger {
     /// Loads the model `spec` names (checking the path first: nothing is
     /// ever downloaded): one model, or both models of a pair.
     pub fn load(spec: &ModelSpec) -> Result<NeuralDebugger, ModelError> {
+        benchmark_switches_from_env();
         if let Some(url) = &spec.server {
             return Self::connect(spec, url);
         }

@@ -61,12 +61,13 @@ mod attention;
 // ndb: the CPU attention kernels, for ndb's tests and benchmarks.
 pub use attention::{
     cpu_attention_kernel, cpu_attention_most_sequences_decoded, ndb_cpu_attention,
+    set_ndb_attention_upstream,
 };
 // ndb: how many sequences' caches a prefix cache has held at most.
 pub use prefix_cacher::most_prefix_caches_held;
-// ndb: where the model's forward passes run (`NDB_FORWARD=caller` for upstream's way).
-pub use pipeline::{forward_passes_on_pool, ndb_forward_on_caller};
-// ndb: forced tokens fast-forwarded (`NDB_FAST_FORWARD=off` for upstream's way).
+// ndb: where the model's forward passes run (`set_ndb_forward_on_caller` for upstream's way).
+pub use pipeline::{forward_passes_on_pool, ndb_forward_on_caller, set_ndb_forward_on_caller};
+// ndb: forced tokens fast-forwarded (`set_ndb_fast_forward(false)` for upstream's way).
 pub use pipeline::{fast_forwarded_tokens, ndb_fast_forward_on, set_ndb_fast_forward};
 mod diagnostics;
 mod diffusion_models;

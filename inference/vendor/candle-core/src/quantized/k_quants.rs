@@ -2371,17 +2371,29 @@ impl GgmlType for BlockQ8K {
     }
 }
 
-/// ndb: the kernel `NDB_Q8_PROMPT_KERNEL` asks for (read once per
-/// process): `upstream` for upstream's loop over a prompt's rows, `f32`
-/// for `dequantized_products`, `q8` for the 8-bit kernels of
-/// `block_products`, `pairs` for those with two rows against two weight
-/// rows (`block_products_by_pairs`, the AVX2 prompt kernel before
-/// `q8_0_block_products` had one of its own); anything else, or nothing,
-/// for the default (`float_prompt_products`). For benchmarks
-/// (`inference/vendor/README.md`).
+/// ndb: the prompt kernels `ndb_set_prompt_kernel` chooses between.
+const PROMPT_KERNELS: [&str; 5] = ["", "upstream", "f32", "q8", "pairs"];
+
+/// ndb: the index in `PROMPT_KERNELS` of the kernel asked for.
+static PROMPT_KERNEL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// ndb: chooses a prompt's kernel for the whole process (ndb passes its
+/// `NDB_Q8_PROMPT_KERNEL`, read once at start, for benchmarks):
+/// `upstream` for upstream's loop over a prompt's rows, `f32` for
+/// `dequantized_products`, `q8` for the 8-bit kernels of `block_products`,
+/// `pairs` for those with two rows against two weight rows
+/// (`block_products_by_pairs`, the AVX2 prompt kernel before
+/// `q8_0_block_products` had one of its own); anything else for the
+/// default (`float_prompt_products`). Returns whether the name was known.
+pub fn ndb_set_prompt_kernel(kernel: &str) -> bool {
+    let index = PROMPT_KERNELS.iter().position(|known| *known == kernel);
+    PROMPT_KERNEL.store(index.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
+    index.is_some()
+}
+
+/// ndb: the kernel `ndb_set_prompt_kernel` chose (empty: the default).
 fn prompt_kernel() -> &'static str {
-    static KERNEL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    KERNEL.get_or_init(|| std::env::var("NDB_Q8_PROMPT_KERNEL").unwrap_or_default())
+    PROMPT_KERNELS[PROMPT_KERNEL.load(std::sync::atomic::Ordering::Relaxed)]
 }
 
 /// ndb: whether a prompt's products go through `dequantized_products`.
@@ -2389,8 +2401,8 @@ fn prompt_kernel() -> &'static str {
 /// VNNI the 8-bit tiles stay (`vpdpbusd` multiplies and adds four byte
 /// pairs per lane in one instruction; 0.30 s for a 190-token prompt on
 /// two Zen 4 cores, where the float32 product was not measured:
-/// `docs/neural-debugger.md`). `NDB_Q8_PROMPT_KERNEL=f32` asks for
-/// float32 anywhere, `q8` (or `pairs`, `upstream`) for the 8-bit kernels.
+/// `docs/neural-debugger.md`). The `f32` kernel asks for float32
+/// anywhere, `q8` (or `pairs`, `upstream`) for the 8-bit kernels.
 fn float_prompt_products() -> bool {
     const VNNI: bool = cfg!(any(
         target_feature = "avxvnni",
@@ -2468,7 +2480,7 @@ pub fn matmul<T: GgmlType>(
     // rows at a time, or, for 8-bit weights with VNNI, against four), the
     // odd ones out alone. The sums are the same either way, so the results
     // are bit for bit those of the upstream loop.
-    // `NDB_Q8_PROMPT_KERNEL=upstream` keeps the upstream loop for every
+    // The `upstream` kernel keeps the upstream loop for every
     // product, for benchmarks (`inference/vendor/README.md`).
     if upstream_prompt_kernel() {
         for row_idx in 0..m {

@@ -9,6 +9,7 @@ mod backends;
 // ndb: the CPU attention kernels, for ndb's tests and benchmarks.
 pub use backends::cpu::{
     cpu_attention_kernel, cpu_attention_most_sequences_decoded, ndb_cpu_attention,
+    set_ndb_attention_upstream,
 };
 
 #[allow(unused)]

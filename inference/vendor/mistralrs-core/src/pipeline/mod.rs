@@ -445,13 +445,19 @@ impl<T> NdbSendOnce<T> {
     }
 }
 
-/// ndb: whether `NDB_FORWARD=caller` asks for upstream's way, the model's
-/// forward pass on the engine's own thread (read once).
+/// ndb: whether upstream's way was asked for, the model's forward pass on
+/// the engine's own thread (`set_ndb_forward_on_caller`).
 pub fn ndb_forward_on_caller() -> bool {
-    static CALLER: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
-        std::env::var("NDB_FORWARD").is_ok_and(|place| place == "caller")
-    });
-    *CALLER
+    FORWARD_ON_CALLER.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static FORWARD_ON_CALLER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// ndb: each forward pass on the engine's own thread (upstream's way)
+/// instead of a worker of the pool, for the whole process (ndb passes its
+/// `NDB_FORWARD=caller`, read once at start, for benchmarks).
+pub fn set_ndb_forward_on_caller(on_caller: bool) {
+    FORWARD_ON_CALLER.store(on_caller, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// ndb: one forward pass, run on a worker of the global rayon pool.

@@ -452,16 +452,12 @@ pub async fn sample_and_add_toks(
     Ok(())
 }
 
-static FAST_FORWARD: std::sync::LazyLock<std::sync::atomic::AtomicBool> =
-    std::sync::LazyLock::new(|| {
-        std::sync::atomic::AtomicBool::new(
-            !std::env::var("NDB_FAST_FORWARD").is_ok_and(|switch| switch == "off"),
-        )
-    });
+static FAST_FORWARD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
 /// ndb: whether forced tokens are fast-forwarded (`ndb_fast_forward`): on
-/// unless `NDB_FAST_FORWARD=off` is in the environment (upstream's way,
-/// every token a pass), or as `set_ndb_fast_forward` last said.
+/// unless `set_ndb_fast_forward(false)` asked for upstream's way (every
+/// token a pass; ndb passes its `NDB_FAST_FORWARD=off`, read once at start,
+/// for benchmarks).
 pub fn ndb_fast_forward_on() -> bool {
     FAST_FORWARD.load(std::sync::atomic::Ordering::Relaxed)
 }

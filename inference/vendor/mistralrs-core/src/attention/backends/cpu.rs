@@ -288,7 +288,7 @@ pub fn run_flash_attn_cpu<T>(
 where
     T: WithDType + Sum + num_traits::real::Real + DowncastF32 + UpcastF32 + Copy,
 {
-    // ndb: the kernel is chosen per call (`NDB_ATTENTION=upstream`).
+    // ndb: the kernel is chosen per call (`set_ndb_attention_upstream`).
     flash_attn_cpu_with::<T>(q, k, v, mask, sdpa_params, upstream_attention())
 }
 
@@ -381,7 +381,7 @@ where
     let mask_slice = mask_buffer.as_deref();
 
     // ndb: the same kernels on the global rayon pool, with the dot products
-    // vectorized across key positions (`NDB_ATTENTION=upstream` keeps
+    // vectorized across key positions (`set_ndb_attention_upstream` keeps
     // upstream's; `inference/vendor/README.md`).
     if !upstream {
         let (q_dims, k_dims, v_dims) = (q.shape().dims(), k.shape().dims(), v.shape().dims());
@@ -859,16 +859,23 @@ where
 // order). `inference/tests/attention.rs` holds the two paths to that.
 // ---------------------------------------------------------------------------
 
-/// ndb: whether `NDB_ATTENTION=upstream` asks for upstream's kernels (read
-/// once per process).
+/// ndb: whether upstream's kernels were asked for (`set_ndb_attention_upstream`).
+static UPSTREAM_ATTENTION: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 fn upstream_attention() -> bool {
-    static UPSTREAM: LazyLock<bool> =
-        LazyLock::new(|| std::env::var("NDB_ATTENTION").is_ok_and(|kernel| kernel == "upstream"));
-    *UPSTREAM
+    UPSTREAM_ATTENTION.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// ndb: upstream's CPU attention kernels instead of ndb's, for the whole
+/// process (ndb passes its `NDB_ATTENTION=upstream`, read once at start,
+/// for benchmarks).
+pub fn set_ndb_attention_upstream(upstream: bool) {
+    UPSTREAM_ATTENTION.store(upstream, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// ndb: whether a CPU attention call through `run_flash_attn_cpu` takes
-/// ndb's kernels (the default) or upstream's (`NDB_ATTENTION=upstream`).
+/// ndb's kernels (the default) or upstream's (`set_ndb_attention_upstream`).
 pub fn cpu_attention_kernel() -> &'static str {
     if upstream_attention() {
         "upstream"
