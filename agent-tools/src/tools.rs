@@ -132,9 +132,9 @@ pub struct Tools {
 
 /// A source the tools read, with what tree-sitter found in it.
 struct Source {
-    text: Arc<str>,
-    /// The same text as every question reads it (lines and spans).
-    read: Arc<ndb_grammar::Source>,
+    /// The text as every question reads it (lines and spans), handed to
+    /// the debugger as it is, so no question reads it again.
+    text: Arc<ndb_grammar::Source>,
     functions: Vec<Function>,
 }
 
@@ -291,18 +291,16 @@ impl Tools {
     /// The source, which must parse.
     fn load(&self, tool: &str, args: &impl HasSource) -> Result<Source, ToolError> {
         let text = self.read_source(tool, args)?;
-        let file = PythonFile::parse(text.clone());
+        let file = PythonFile::parse(text);
         if let Some(error) = file.syntax_error() {
             return Err(ToolError::Source(format!(
                 "the source has a syntax error at line {}, column {}: `{}`",
                 error.line, error.column, error.text
             )));
         }
-        let functions = file.functions();
         Ok(Source {
-            read: file.source(),
-            text,
-            functions,
+            text: file.source(),
+            functions: file.functions(),
         })
     }
 
@@ -343,7 +341,7 @@ impl Tools {
 
     /// Checks that a breakpoint line is a code line inside a function.
     fn breakpoint_line(source: &Source, line: u32) -> Result<(), ToolError> {
-        let count = ndb_grammar::state::source_lines(&source.text).count();
+        let count = source.text.line_count();
         let ranges = || {
             source
                 .functions
@@ -426,9 +424,9 @@ impl Tools {
         let source = self.load(tool, &args)?;
         let entry_call = Self::entry_call(tool, &source, &args.entry_call)?;
         let debugger = self.predictor(args.samples)?;
-        let start = debugger.start(&source.read, &entry_call, cancel)?;
+        let start = debugger.start(&source.text, &entry_call, cancel)?;
         let session = Session {
-            source: source.read.clone(),
+            source: source.text.clone(),
             entry_call: Some(entry_call),
             start,
             steps: Vec::new(),
@@ -474,11 +472,9 @@ impl Tools {
         };
         let mut data = live.lock();
         if let Action::Breakpoint(line) = action {
-            let file = PythonFile::parse(data.source.shared_text().clone());
-            let functions = file.functions();
+            let functions = PythonFile::parse(data.source.shared_text().clone()).functions();
             let source = Source {
-                read: file.source(),
-                text: data.source.shared_text().clone(),
+                text: data.source.clone(),
                 functions,
             };
             Self::breakpoint_line(&source, line)?;
