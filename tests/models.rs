@@ -111,7 +111,7 @@ fn an_installed_ndb_finds_its_models_in_the_data_directory_from_an_empty_folder(
     for name in [
         "default",
         "smollm2-debugger",
-        "qwen2.5-coder-0.5b-q8",
+        "qwen2.5-coder-1.5b-q8",
         "base",
     ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");

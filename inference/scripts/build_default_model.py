@@ -8,8 +8,8 @@
   language's special-token rows, trained by inference/training/train.py)
   merged in, written as a Hugging Face style directory that mistral.rs
   loads: inference/models/smollm2-debugger/;
-- the code model asked the jumps as assertions: Qwen2.5-Coder-0.5B in Q8_0
-  (inference/models/qwen2.5-coder-0.5b-q8/, written by
+- the code model asked the jumps as assertions: Qwen2.5-Coder-1.5B in Q8_0
+  (inference/models/qwen2.5-coder-1.5b-q8/, written by
   fetch_default_model.py), named by the manifest.
 
     python3 inference/scripts/build_default_model.py [--adapter DIR] [--gguf PATH] [--out DIR] [--default DIR] [--source MODELS]

