@@ -64,6 +64,9 @@ pub struct Options {
     pub baseline: Option<Baseline>,
     pub samples: usize,
     pub sources: Sources,
+    /// Without --verify: the model's checks of candidates
+    /// ([`suggest::Request::checks`]).
+    pub checks: usize,
     pub budget: suggest::Budget,
 }
 
@@ -74,6 +77,8 @@ struct Cost {
     seconds: f64,
     origin: Option<String>,
     confirmed: Option<bool>,
+    /// The model's check of the answer: predicted to give the output.
+    predicted: Option<bool>,
 }
 
 struct Problem {
@@ -213,6 +218,7 @@ fn predict(
             };
             request.search = options.sources != Sources::Model;
             request.budget = options.budget;
+            request.checks = options.checks;
             request.confirmations = 1;
             let report = suggest::suggest(
                 debugger.filter(|_| options.sources.uses_model()),
@@ -226,6 +232,7 @@ fn predict(
             let first = report.suggestions.first();
             cost.origin = first.map(|s| s.origin.kind().to_string());
             cost.confirmed = first.and_then(|s| s.verified);
+            cost.predicted = first.and_then(|s| s.model_check.as_ref().map(|c| c.gives_output));
             Ok(first.map(|s| s.input.clone()).unwrap_or_default())
         }
     }
@@ -306,6 +313,7 @@ pub fn run(
             object["seconds"] = json!((cost.seconds * 1000.0).round() / 1000.0);
             object["origin"] = json!(cost.origin);
             object["confirmed"] = json!(cost.confirmed);
+            object["predicted_to_give_output"] = json!(cost.predicted);
             total_runs += cost.runs;
             total_seconds += cost.seconds;
             slowest = slowest.max(cost.seconds);

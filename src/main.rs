@@ -173,6 +173,8 @@ struct SuggestInputsArgs {
     #[arg(long, default_value_t = 3)]
     confirm: usize,
     #[command(flatten)]
+    checks: ChecksArgs,
+    #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
     model: ModelArgs,
@@ -194,6 +196,8 @@ struct EvalArgs {
     /// Input task: where candidates come from (the ablation).
     #[arg(long, value_enum, default_value_t = eval::Sources::Both)]
     sources: eval::Sources,
+    #[command(flatten)]
+    checks: ChecksArgs,
     #[command(flatten)]
     budget: BudgetArgs,
     /// Score the predictions by running them (runs the problems' code)
@@ -360,6 +364,16 @@ impl ModelArgs {
 enum Format {
     Json,
     Text,
+}
+
+/// Without running, how many candidates the model checks.
+#[derive(Args)]
+struct ChecksArgs {
+    /// Without --verify: check at most N candidates (the model's and the
+    /// search's first) by the model's prediction of what each returns;
+    /// those predicted to give OUTPUT rank first (0: no checks).
+    #[arg(long, default_value_t = ndb_inference::suggest::DEFAULT_CHECKS)]
+    checks: usize,
 }
 
 /// The budget of a suggestion search.
@@ -586,6 +600,7 @@ fn suggest_inputs(args: SuggestInputsArgs, out: &mut impl Write) -> Result<()> {
         verify,
         no_model,
         confirm,
+        checks,
         budget,
         model,
         limits,
@@ -614,6 +629,7 @@ fn suggest_inputs(args: SuggestInputsArgs, out: &mut impl Write) -> Result<()> {
     request.samples = if no_model { 0 } else { samples };
     request.budget = budget.budget()?;
     request.confirmations = confirm.max(1);
+    request.checks = checks.checks;
     let report = suggest::suggest(
         debugger.as_deref(),
         verify.then_some(&*tracer),
@@ -654,6 +670,7 @@ fn evaluate(args: EvalArgs, out: &mut impl Write) -> Result<()> {
         mode,
         verify,
         sources,
+        checks,
         budget,
         report,
         baseline,
@@ -693,6 +710,7 @@ fn evaluate(args: EvalArgs, out: &mut impl Write) -> Result<()> {
         baseline,
         samples: model.samples.unwrap_or(if verify { 8 } else { 1 }),
         sources,
+        checks: checks.checks,
         budget: budget.budget()?,
     };
     eval::run(

@@ -297,6 +297,8 @@ fn suggested_inputs_call_the_function_asked_about() {
                 output,
                 "--samples",
                 "4",
+                "--checks",
+                "2",
                 "--max-new-tokens",
                 "96",
             ],
@@ -307,6 +309,80 @@ fn suggested_inputs_call_the_function_asked_about() {
             let call = line["entry_call"].as_str().expect("an entry call");
             assert!(call.starts_with("evens("), "{line}");
             assert_eq!(line["output"], output, "{line}");
+        }
+    }
+}
+
+/// Without running, the model checks candidates by predicting what each
+/// returns: every checked suggestion says what was predicted (a
+/// prediction: never `verified`), `gives_output` is exactly whether that
+/// prediction is the output, those predicted to give it come first (surer
+/// first), and a candidate of the search's own is suggested only when its
+/// check predicts the output.
+#[test]
+fn suggestions_without_running_carry_the_models_check() {
+    let lines = json_lines(&ndb(
+        &[
+            "suggest-inputs",
+            "tests/fixtures/three_functions.py",
+            "--function",
+            "evens",
+            "--output",
+            "[0, 2, 4]",
+            "--samples",
+            "1",
+            "--checks",
+            "3",
+            "--max-seconds",
+            "120",
+            "--max-new-tokens",
+            "96",
+        ],
+        None,
+    ));
+    assert!(!lines.is_empty());
+    assert!(
+        lines[0]["predicted"].is_object(),
+        "the first suggestion was checked: {lines:?}"
+    );
+    let mut seen_other = false;
+    let mut last_confidence = f64::INFINITY;
+    for line in &lines {
+        assert!(line["verified"].is_null(), "nothing was run: {line}");
+        let predicted = &line["predicted"];
+        if !predicted.is_object() {
+            assert_eq!(line["origin"], "model", "{line}");
+            seen_other = true;
+            continue;
+        }
+        let gives = predicted["gives_output"].as_bool().expect("gives_output");
+        let value = predicted["value"].as_str();
+        let equal = value.is_some_and(|value| {
+            let program = format!("import ast\nprint(ast.literal_eval({value:?}) == [0, 2, 4])");
+            let run = Command::new("python3")
+                .args(["-c", &program])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&run.stdout).trim() == "True"
+        });
+        assert_eq!(gives, equal && predicted["raised"] == false, "{line}");
+        let confidence = predicted["confidence"].as_f64().expect("a confidence");
+        assert!((0.0..=1.0).contains(&confidence), "{line}");
+        let verdict = if confidence >= 0.5 { "likely" } else { "guess" };
+        assert_eq!(predicted["verdict"], verdict, "{line}");
+        if gives {
+            assert!(
+                !seen_other,
+                "predicted to give the output ranks first: {lines:?}"
+            );
+            assert!(confidence <= last_confidence, "surer first: {lines:?}");
+            last_confidence = confidence;
+        } else {
+            assert_eq!(
+                line["origin"], "model",
+                "an unconfirmed search candidate is no suggestion: {line}"
+            );
+            seen_other = true;
         }
     }
 }

@@ -169,6 +169,26 @@ pub struct SuggestionOut {
     /// When run and not confirmed: what it really returned (a repr), or
     /// `raised ...`, or why the run could not decide.
     pub actual: Option<String>,
+    /// Without `verify`: what the model predicts this input returns (a
+    /// prediction, not a run); absent when the model did not check it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<PredictedReturnOut>,
+}
+
+/// The model's prediction of what a suggested input returns, made
+/// without running it.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PredictedReturnOut {
+    /// The predicted return value (a repr), or the exception predicted to
+    /// escape when `raised`; null when the prediction never got there.
+    pub value: Option<String>,
+    pub raised: bool,
+    /// The prediction is the output asked for.
+    pub gives_output: bool,
+    /// How sure the model is of the prediction, 0 to 1.
+    pub confidence: Option<f64>,
+    /// "likely" or "guess".
+    pub verdict: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]

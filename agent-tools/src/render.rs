@@ -245,6 +245,22 @@ fn render_suggestion(out: &mut String, suggestion: &SuggestionOut, asked_output:
     if let Some(actual) = &suggestion.actual {
         let _ = write!(out, " gave {actual}");
     }
+    if let Some(predicted) = &suggestion.predicted {
+        let confidence = match (predicted.confidence, &predicted.verdict) {
+            (Some(value), Some(verdict)) => format!(" ({value:.2}, {verdict})"),
+            _ => String::new(),
+        };
+        if predicted.gives_output {
+            let _ = write!(out, " predicted to give it{confidence}, not run");
+        } else {
+            let what = if predicted.raised { "raise" } else { "return" };
+            let _ = write!(
+                out,
+                " predicted to {what} {}{confidence}, not run",
+                predicted.value.as_deref().unwrap_or("nothing")
+            );
+        }
+    }
 }
 
 /// `run_trace`: how the real run ended, then the start state and each action's state.

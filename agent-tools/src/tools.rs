@@ -680,6 +680,13 @@ impl Tools {
                 samples: s.samples as u32,
                 verified: s.verified,
                 actual: s.actual,
+                predicted: s.model_check.map(|check| PredictedReturnOut {
+                    value: check.predicted.clone(),
+                    raised: check.raised,
+                    gives_output: check.gives_output,
+                    confidence: check.shown_confidence(),
+                    verdict: check.verdict().map(str::to_string),
+                }),
             })
             .collect();
         Ok(SuggestInputsOut {

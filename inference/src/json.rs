@@ -76,7 +76,7 @@ pub fn locals_to_json(locals: &Locals) -> Value {
 
 /// A suggested input as one JSON object, as `ndb suggest-inputs` prints
 /// it: `{"input", "entry_call", "origin", "from", "votes", "samples",
-/// "output", "verified", "actual"}`. `origin` is a word
+/// "output", "verified", "actual", "predicted"}`. `origin` is a word
 /// ([`crate::suggest::Origin::kind`]), `from` says it for people, `actual`
 /// is what a run really gave when it did not confirm.
 pub fn suggestion_to_json(function: &str, suggestion: &crate::suggest::Suggestion) -> Value {
@@ -90,6 +90,20 @@ pub fn suggestion_to_json(function: &str, suggestion: &crate::suggest::Suggestio
         "output": suggestion.output,
         "verified": suggestion.verified,
         "actual": suggestion.actual,
+        "predicted": suggestion.model_check.as_ref().map(model_check_to_json),
+    })
+}
+
+/// The model's check of a suggestion made without running
+/// ([`crate::suggest::ModelCheck`]): `{"value", "raised", "gives_output",
+/// "confidence", "verdict"}`, a prediction of what the input returns.
+pub fn model_check_to_json(check: &crate::suggest::ModelCheck) -> Value {
+    json!({
+        "value": check.predicted,
+        "raised": check.raised,
+        "gives_output": check.gives_output,
+        "confidence": check.shown_confidence(),
+        "verdict": check.verdict(),
     })
 }
 

@@ -1138,12 +1138,33 @@ fn style_name(style: InsertStyle) -> &'static str {
 }
 
 /// "5/8 agree, ✓ verified by running", "from edit of 'ab', ✗ refuted by
-/// running" and the like.
+/// running", "1/8 agree, predicted to give it (0.62, likely), not run" and
+/// the like.
 pub fn suggestion_marks(suggestion: &Suggestion) -> String {
+    let predicted = suggestion
+        .model_check
+        .as_ref()
+        .filter(|_| suggestion.verified.is_none())
+        .map(|check| {
+            let confidence = check
+                .confidence
+                .map(|c| format!(" ({:.2}, {})", c.value(), c.verdict().as_str()))
+                .unwrap_or_default();
+            if check.gives_output {
+                format!(", predicted to give it{confidence}, not run")
+            } else {
+                format!(
+                    ", predicted to {} {}{confidence}, not run",
+                    if check.raised { "raise" } else { "return" },
+                    bounded(check.predicted.as_deref().unwrap_or("nothing"), 30)
+                )
+            }
+        })
+        .unwrap_or_default();
     let verified = match suggestion.verified {
-        Some(true) => ", ✓ verified by running",
-        Some(false) => ", ✗ refuted by running",
-        None => "",
+        Some(true) => ", ✓ verified by running".to_string(),
+        Some(false) => ", ✗ refuted by running".to_string(),
+        None => predicted,
     };
     if suggestion.samples > 0 {
         format!(

@@ -253,6 +253,20 @@ pub struct SuggestionData {
     pub output: Option<String>,
     pub verified: Option<bool>,
     pub actual: Option<String>,
+    /// Without running: what the model predicts the input returns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<PredictedReturnData>,
+}
+
+/// The model's prediction of what a suggested input returns (not a run).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PredictedReturnData {
+    pub value: Option<String>,
+    pub raised: bool,
+    pub gives_output: bool,
+    pub confidence: Option<f64>,
+    pub verdict: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -8,9 +8,13 @@
 //! candidates so far toward the output, guided by what their runs
 //! returned; each one confirmed or refuted by a real run (the
 //! tracer, several at once up to the cores), within a budget of runs and
-//! seconds, cancellable. Without running, the model's candidates only,
-//! ranked by votes as before.
+//! seconds, cancellable. Without running, the model's candidates and the
+//! search's first ones (the file's calls, the output, the output with a
+//! transformation undone), each checked by the model's own prediction of
+//! what it returns ([`check`]): predicted to give the output first, then
+//! by votes.
 
+mod check;
 pub mod probe;
 pub mod source;
 pub mod value;
@@ -24,6 +28,7 @@ use crate::debugger::{Cancel, DebugError, Debugger, TracerDebugger};
 use crate::ops;
 use crate::python::syntax::{Parameter, ParameterKind};
 use crate::tracer::trace_source;
+pub use check::ModelCheck;
 use value::{parse_arguments, parse_literal, Ingredients, Kind, Value};
 
 /// How much running a search may do.
@@ -155,13 +160,18 @@ pub struct Request {
     pub max_suggestions: usize,
     /// Candidates the front end found (entry calls).
     pub seeds: Vec<Seed>,
-    /// Search beyond the model's candidates (with running only).
+    /// Search beyond the model's candidates: with running, the whole
+    /// search; without, its first candidates, checked by the model.
     pub search: bool,
+    /// Without running: most candidates the model checks by predicting
+    /// what each returns (0: none), within the budget's seconds.
+    pub checks: usize,
 }
 
 impl Request {
     /// The defaults every front end shares: k = 8 samples, the default
-    /// budget, stop at 3 confirmed, at most 8 suggestions, search on.
+    /// budget, stop at 3 confirmed, at most 8 suggestions, search on, and
+    /// without running at most [`DEFAULT_CHECKS`] model checks.
     pub fn new(function: &str, output: Option<&str>) -> Request {
         Request {
             function: function.to_string(),
@@ -175,9 +185,15 @@ impl Request {
             max_suggestions: 8,
             seeds: Vec::new(),
             search: true,
+            checks: DEFAULT_CHECKS,
         }
     }
 }
+
+/// Without running, the most candidates the model checks by default: the
+/// model's own few and the search's first (each check is one model
+/// question; the budget's seconds bound them too).
+pub const DEFAULT_CHECKS: usize = 6;
 
 /// One suggested input.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,6 +215,9 @@ pub struct Suggestion {
     /// When run and not confirmed: what it really gave (a repr), or
     /// `raised ...`, or why the run could not decide.
     pub actual: Option<String>,
+    /// Without running: what the model predicts it returns (a
+    /// prediction, with its confidence; `None` when not checked).
+    pub model_check: Option<ModelCheck>,
 }
 
 /// Why the search ended.
@@ -270,6 +289,8 @@ struct Candidate {
     /// The output the model predicted for it (no output asked for).
     predicted: Option<String>,
     outcome: Option<Outcome>,
+    /// Without running: the model's prediction of what it returns.
+    check: Option<ModelCheck>,
     /// Order of arrival, the last tie-break.
     order: usize,
     /// Runs in the next batch (what a probe pointed to).
@@ -462,8 +483,26 @@ pub fn suggest(
         let result = (|| {
             let Some(runner) = runner else {
                 // Without running the model's answer is all there is, and
-                // its failure is the answer.
+                // its failure is the answer; then the model checks its own
+                // candidates and the search's first ones.
                 pending.wait(&mut search, None)?;
+                if let (Some(model), Some(wanted)) = (model, search.wanted.clone()) {
+                    if request.checks > 0 {
+                        if request.search {
+                            queue_known_calls(&mut search, source, request);
+                            queue_pools(&mut search, source, span, &parameters, &wanted);
+                        }
+                        check::check_candidates(
+                            model,
+                            source,
+                            request,
+                            &mut search,
+                            started,
+                            cancel,
+                            &mut notes,
+                        )?;
+                    }
+                }
                 return Ok(search.report(
                     request,
                     Stop::NotRun,
@@ -674,6 +713,7 @@ impl Search {
             votes,
             predicted,
             outcome: None,
+            check: None,
             order,
             urgent: false,
         });
@@ -692,6 +732,7 @@ impl Search {
             votes: 0,
             predicted: None,
             outcome: None,
+            check: None,
             order,
             urgent: false,
         });
@@ -730,16 +771,29 @@ impl Search {
             // model's are (without running they are all there is). A
             // probe is no attempt at the output: it is one only when its
             // run happened to give it.
-            .filter(|c| c.outcome.is_some() || c.origin == Origin::Model)
+            .filter(|c| {
+                c.outcome.is_some()
+                    || c.origin == Origin::Model
+                    || c.check.as_ref().is_some_and(|check| check.gives_output)
+            })
             .filter(|c| {
                 !matches!(c.origin, Origin::Probe(_)) || c.outcome == Some(Outcome::Confirmed)
             })
             .collect();
         let distance = |c: &Candidate| c.distance(self.wanted.as_ref(), &self.wanted_text);
+        // A model check that predicts the output: the surer prediction
+        // first (0 for the rest, so only runs and votes order them).
+        let predicted = |c: &Candidate| {
+            c.check
+                .as_ref()
+                .filter(|check| check.gives_output)
+                .map_or(0.0, |check| check.value().max(f64::MIN_POSITIVE))
+        };
         ranked.sort_by(|a, b| {
             let confirmed = |c: &Candidate| c.outcome != Some(Outcome::Confirmed);
             confirmed(a)
                 .cmp(&confirmed(b))
+                .then(predicted(b).total_cmp(&predicted(a)))
                 .then(b.votes.cmp(&a.votes))
                 .then(distance(a).total_cmp(&distance(b)))
                 .then(a.input.chars().count().cmp(&b.input.chars().count()))
@@ -768,6 +822,7 @@ impl Search {
                     output: request.output.clone().or_else(|| c.predicted.clone()),
                     verified,
                     actual,
+                    model_check: c.check.clone(),
                 }
             })
             .collect();

@@ -270,6 +270,16 @@ async fn suggest_inputs(
             output: suggestion.output.clone(),
             verified: suggestion.verified,
             actual: suggestion.actual.clone(),
+            predicted: suggestion
+                .model_check
+                .as_ref()
+                .map(|check| lsp_ext::PredictedReturnData {
+                    value: check.predicted.clone(),
+                    raised: check.raised,
+                    gives_output: check.gives_output,
+                    confidence: check.shown_confidence(),
+                    verdict: check.verdict().map(str::to_string),
+                }),
         })
         .collect();
     let pick = argument.pick.unwrap_or(true);
