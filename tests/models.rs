@@ -30,13 +30,22 @@ impl Drop for Scratch {
 /// `ndb` as a user who installed it runs it: from `cwd`, with only the
 /// data directory set (no NDB_MODEL, no checkout around the binary).
 fn run(exe: &Path, cwd: &Path, data: &Path, args: &[&str]) -> Output {
-    Command::new(exe)
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("NDB_MODEL")
-        .env("NDB_DATA_DIR", data)
-        .output()
-        .expect("ndb runs")
+    let mut tries = 0;
+    loop {
+        let result = Command::new(exe)
+            .args(args)
+            .current_dir(cwd)
+            .env_remove("NDB_MODEL")
+            .env("NDB_DATA_DIR", data)
+            .output();
+        match result {
+            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            result => return result.expect("ndb runs"),
+        }
+    }
 }
 
 fn stdout(output: &Output) -> String {
@@ -48,12 +57,19 @@ fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
-/// The binary in a folder of its own, outside the checkout.
+/// The binary in a folder of its own, outside the checkout. A hard link
+/// where the file system allows one: a copy is a file open for writing, and
+/// a test on another thread that forks in that moment keeps it open in its
+/// child until that child execs, so running the copy can fail with "Text
+/// file busy" (ETXTBSY); `run` retries that case for the copy.
 fn installed_copy(scratch: &Scratch) -> PathBuf {
     let bin = scratch.0.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let exe = bin.join("ndb");
-    std::fs::copy(env!("CARGO_BIN_EXE_ndb"), &exe).unwrap();
+    let built = env!("CARGO_BIN_EXE_ndb");
+    if std::fs::hard_link(built, &exe).is_err() {
+        std::fs::copy(built, &exe).unwrap();
+    }
     exe
 }
 

@@ -4,6 +4,8 @@
 
 use std::fmt::Write;
 
+use ndb_inference::suggest::describe_prediction;
+
 use crate::output::*;
 use crate::tools::ToolOutput;
 
@@ -246,20 +248,15 @@ fn render_suggestion(out: &mut String, suggestion: &SuggestionOut, asked_output:
         let _ = write!(out, " gave {actual}");
     }
     if let Some(predicted) = &suggestion.predicted {
-        let confidence = match (predicted.confidence, &predicted.verdict) {
-            (Some(value), Some(verdict)) => format!(" ({value:.2}, {verdict})"),
-            _ => String::new(),
-        };
-        if predicted.gives_output {
-            let _ = write!(out, " predicted to give it{confidence}, not run");
-        } else {
-            let what = if predicted.raised { "raise" } else { "return" };
-            let _ = write!(
-                out,
-                " predicted to {what} {}{confidence}, not run",
-                predicted.value.as_deref().unwrap_or("nothing")
-            );
-        }
+        let confidence = predicted.confidence.zip(predicted.verdict.as_deref());
+        let described = describe_prediction(
+            predicted.gives_output,
+            predicted.raised,
+            predicted.value.as_deref(),
+            confidence,
+            usize::MAX,
+        );
+        let _ = write!(out, " {described}");
     }
 }
 

@@ -1145,21 +1145,7 @@ pub fn suggestion_marks(suggestion: &Suggestion) -> String {
         .model_check
         .as_ref()
         .filter(|_| suggestion.verified.is_none())
-        .map(|check| {
-            let confidence = check
-                .confidence
-                .map(|c| format!(" ({:.2}, {})", c.value(), c.verdict().as_str()))
-                .unwrap_or_default();
-            if check.gives_output {
-                format!(", predicted to give it{confidence}, not run")
-            } else {
-                format!(
-                    ", predicted to {} {}{confidence}, not run",
-                    if check.raised { "raise" } else { "return" },
-                    bounded(check.predicted.as_deref().unwrap_or("nothing"), 30)
-                )
-            }
-        })
+        .map(|check| format!(", {}", check.describe(30)))
         .unwrap_or_default();
     let verified = match suggestion.verified {
         Some(true) => ", ✓ verified by running".to_string(),

@@ -50,6 +50,47 @@ impl ModelCheck {
     pub fn verdict(&self) -> Option<&'static str> {
         self.confidence.map(|c| c.verdict().as_str())
     }
+
+    /// The check as every front end words it: "predicted to give it
+    /// (0.62, likely), not run" or "predicted to return 3 (0.40, guess),
+    /// not run", the predicted value cut to `max_chars` characters.
+    pub fn describe(&self, max_chars: usize) -> String {
+        describe_prediction(
+            self.gives_output,
+            self.raised,
+            self.predicted.as_deref(),
+            self.shown_confidence().zip(self.verdict()),
+            max_chars,
+        )
+    }
+}
+
+/// [`ModelCheck::describe`] from its parts (what a front end that keeps
+/// only the check's fields has): `confidence` is the value and verdict.
+pub fn describe_prediction(
+    gives_output: bool,
+    raised: bool,
+    predicted: Option<&str>,
+    confidence: Option<(f64, &str)>,
+    max_chars: usize,
+) -> String {
+    let confidence = confidence
+        .map(|(value, verdict)| format!(" ({value:.2}, {verdict})"))
+        .unwrap_or_default();
+    if gives_output {
+        return format!("predicted to give it{confidence}, not run");
+    }
+    let what = if raised { "raise" } else { "return" };
+    let value = predicted.unwrap_or("nothing");
+    let max_chars = max_chars.max(4);
+    let value = if value.chars().count() > max_chars {
+        let mut cut: String = value.chars().take(max_chars - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        value.to_string()
+    };
+    format!("predicted to {what} {value}{confidence}, not run")
 }
 
 /// Whether the predicted return `predicted` is `wanted`: as values when
@@ -95,7 +136,7 @@ pub(crate) fn check_one(
 /// an engine failure ends the checks with a note.
 pub(crate) fn check_candidates(
     model: &dyn Debugger,
-    source: &str,
+    source: &Arc<Source>,
     request: &Request,
     search: &mut Search,
     started: Instant,
@@ -105,7 +146,6 @@ pub(crate) fn check_candidates(
     let Some(wanted) = search.wanted.clone() else {
         return Ok(());
     };
-    let source = crate::python::read_source(source);
     let mut order: Vec<usize> = (0..search.candidates.len()).collect();
     order.sort_by_key(|&index| {
         let candidate = &search.candidates[index];
@@ -139,7 +179,7 @@ pub(crate) fn check_candidates(
                 let input = search.candidates[index].input.clone();
                 match check_one(
                     model,
-                    &source,
+                    source,
                     &request.function,
                     &input,
                     &wanted,
@@ -201,6 +241,30 @@ pub(crate) fn check_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_check_is_worded_as_a_prediction_with_its_confidence() {
+        let mut check = ModelCheck {
+            predicted: Some("'abcdefgh'".into()),
+            raised: false,
+            gives_output: true,
+            confidence: Some(Confidence {
+                votes: 1,
+                samples: 1,
+                probability: Some(0.62),
+            }),
+        };
+        assert_eq!(
+            check.describe(30),
+            "predicted to give it (0.62, likely), not run"
+        );
+        check.gives_output = false;
+        check.confidence = None;
+        assert_eq!(check.describe(6), "predicted to return 'abcd…, not run");
+        check.raised = true;
+        check.predicted = Some("ValueError".into());
+        assert_eq!(check.describe(30), "predicted to raise ValueError, not run");
+    }
 
     #[test]
     fn predicted_returns_are_compared_as_values() {

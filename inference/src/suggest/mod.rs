@@ -28,7 +28,7 @@ use crate::debugger::{Cancel, DebugError, Debugger, TracerDebugger};
 use crate::ops;
 use crate::python::syntax::{Parameter, ParameterKind};
 use crate::tracer::trace_source;
-pub use check::ModelCheck;
+pub use check::{describe_prediction, ModelCheck};
 use value::{parse_arguments, parse_literal, Ingredients, Kind, Value};
 
 /// How much running a search may do.
@@ -435,6 +435,9 @@ pub fn suggest(
 ) -> Result<Report, SuggestError> {
     let started = Instant::now();
     let file = crate::python::PythonFile::parse(source);
+    // The file as the model's questions read it, made once: the model's
+    // proposals and its checks share it.
+    let shared = file.source();
     let spans = file.function_spans();
     let index = find_function(&spans, &request.function)
         .ok_or_else(|| SuggestError::NoFunction(request.function.clone()))?;
@@ -463,10 +466,11 @@ pub fn suggest(
     let report = std::thread::scope(|scope| {
         let job = model.map(|model| {
             let model_cancel = &model_cancel;
+            let shared = &shared;
             scope.spawn(move || {
                 ops::suggest_inputs(
                     model,
-                    source,
+                    shared,
                     &request.function,
                     request.output.as_deref(),
                     request.samples,
@@ -494,7 +498,7 @@ pub fn suggest(
                         }
                         check::check_candidates(
                             model,
-                            source,
+                            &shared,
                             request,
                             &mut search,
                             started,
