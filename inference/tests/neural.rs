@@ -678,3 +678,54 @@ fn the_pretrained_smollm2_gguf_loads_and_its_answers_parse() {
     let result = debugger.next(&session, Action::StepOver, &Cancel::new());
     assert_well_formed(&result);
 }
+
+/// A new source the code model has not read is computed in parts (a cancel
+/// then frees the engine within one part's pass), once: a second question
+/// about the same source sends only its own answers.
+#[test]
+fn the_code_model_reads_a_new_source_in_parts_once() {
+    let path = default_model_path().expect("the default model is installed by .ci/setup");
+    // The pair's own forms: step_return from the entry call is asked of
+    // both models (`best`), so two answers a question.
+    let debugger = load(
+        path,
+        ModelSpec {
+            max_new_tokens: 24,
+            ..ModelSpec::default()
+        },
+    )
+    .expect("the default model loads");
+    let mut source = String::from("def f(n):\n    total = 0\n");
+    for i in 0..24 {
+        source.push_str(&format!(
+            "    total = total + {i} * n  # step {i} of the sum\n"
+        ));
+    }
+    source.push_str("    return total\n");
+    assert!(source.len() > 1_000);
+    let source = ndb_inference::python::read_source(source);
+    let ask = |call: &str| {
+        let start = debugger
+            .start(&source, call, &Cancel::new())
+            .expect("the entry call binds");
+        let session = Session {
+            source: source.clone(),
+            entry_call: Some(call.to_string()),
+            start,
+            steps: Vec::new(),
+        };
+        requests_sent(&debugger, || {
+            debugger.next(&session, Action::StepReturn, &Cancel::new())
+        })
+    };
+    let (_, first) = ask("f(3)");
+    let (_, second) = ask("f(4)");
+    assert_eq!(
+        second, 2,
+        "the source read once: the two models' answers only"
+    );
+    assert!(
+        first >= second + 2,
+        "a source of over 1,000 bytes is read in parts first: {first} requests"
+    );
+}

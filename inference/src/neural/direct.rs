@@ -263,17 +263,28 @@ impl Question {
     /// only the tokens that start without one, mostly digits (Qwen2.5-Coder
     /// answered `0` for an empty string 95 times in 100).
     pub(crate) fn prompt(&self, source: &str) -> String {
-        let source = source.trim_end();
+        let shared = self.shared_prompt(source);
         match self {
-            Question::Output { call, .. } => format!(
-                "{OUTPUT_SHOTS}[PYTHON]\n{source}\nassert {call} == ??\n[/PYTHON]\n[ANSWER]\nassert {call} =="
-            ),
+            Question::Output { call, .. } => {
+                format!("{shared}assert {call} == ??\n[/PYTHON]\n[ANSWER]\nassert {call} ==")
+            }
             Question::Input {
                 function, output, ..
             } => format!(
-                "{INPUT_SHOTS}[PYTHON]\n{source}\nassert {function}(??) == {output}\n[/PYTHON]\n[ANSWER]\nassert {function}("
+                "{shared}assert {function}(??) == {output}\n[/PYTHON]\n[ANSWER]\nassert {function}("
             ),
         }
+    }
+
+    /// The start of [`Self::prompt`] every question of this kind about
+    /// `source` shares: the worked assertions and the source, up to the
+    /// line that asks.
+    pub(crate) fn shared_prompt(&self, source: &str) -> String {
+        let shots = match self {
+            Question::Output { .. } => OUTPUT_SHOTS,
+            Question::Input { .. } => INPUT_SHOTS,
+        };
+        format!("{shots}[PYTHON]\n{}\n", source.trim_end())
     }
 
     /// The grammar of the answer.

@@ -526,6 +526,39 @@ const CODE_MODEL_PREFIX_CACHE_SEQUENCES: usize = 4;
 /// exceeds what the k sequences save.
 const PREFILL_WORTH_BYTES: usize = 200;
 
+/// About how much of a new prompt [`NeuralDebugger::prefill_in_parts`]
+/// computes in one pass: some 100 tokens, under two seconds for the
+/// 1.5B code model on 2 cores.
+const PREFILL_PART_BYTES: usize = 400;
+
+/// Where [`NeuralDebugger::prefill_in_parts`] cuts `prefix` when its
+/// first `done` bytes are cached: at the first line end at least
+/// [`PREFILL_PART_BYTES`] after the last cut ('\n' is never inside a
+/// character, and a tokenizer's pieces do not run on from a line end into
+/// the next line's text), until less than [`PREFILL_WORTH_BYTES`] is left
+/// (the question's own prompt computes that).
+fn prefill_cuts(prefix: &str, mut done: usize) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    while prefix.len().saturating_sub(done) >= PREFILL_WORTH_BYTES {
+        let target = (done + PREFILL_PART_BYTES).min(prefix.len());
+        let cut = prefix.as_bytes()[target..]
+            .iter()
+            .position(|&byte| byte == b'\n')
+            .map_or(prefix.len(), |at| target + at + 1);
+        cuts.push(cut);
+        done = cut;
+    }
+    cuts
+}
+
+/// How many leading bytes `a` and `b` share, at a character boundary.
+fn common_prefix_len(a: &str, b: &str) -> usize {
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((at, _), _)| at)
+}
+
 /// Generations running now in this process, on every model: mistral.rs's
 /// stop flag (`TERMINATE_ALL_NEXT_STEP`) is one static for every engine of
 /// the process, so whether a cancel may raise it is a question about all of
@@ -1265,6 +1298,57 @@ impl NeuralDebugger {
         }
     }
 
+    /// Computes `prefix` (the start of a prompt about to be asked) into
+    /// the prefix cache a part at a time: from where the most similar
+    /// recent prompt leaves off, cut at line ends about
+    /// [`PREFILL_PART_BYTES`] apart, each part one request of one token.
+    /// mistral.rs reads a prompt in one pass that no cancel stops, and a
+    /// code model's pass over a new source and the worked assertions takes
+    /// seconds (Qwen2.5-Coder-1.5B reads about 56 tokens/s on 2 cores): a
+    /// question cancelled by its budget kept the engine busy past the next
+    /// question's budget, which was then cancelled too, and so on (CruxEval
+    /// dev input without running at the default 10 s: 1 check in 100
+    /// problems). In parts, a cancel frees the engine within one part's
+    /// pass. Skipped when recent prompts cover all but
+    /// [`PREFILL_WORTH_BYTES`] of it.
+    fn prefill_in_parts(
+        &self,
+        engine: &Engine,
+        prefix: &str,
+        cancel: &Cancel,
+    ) -> Result<(), DebugError> {
+        let done = engine
+            .cached_texts
+            .lock()
+            .map(|texts| {
+                texts
+                    .iter()
+                    .map(|text| common_prefix_len(text, prefix))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .unwrap_or(0);
+        let sampling = SamplingParams {
+            max_len: Some(1),
+            ..SamplingParams::deterministic()
+        };
+        for cut in prefill_cuts(prefix, done) {
+            if cancel.is_cancelled() {
+                return Err(DebugError::Cancelled);
+            }
+            let part = &prefix[..cut];
+            self.request(
+                engine,
+                part.to_string(),
+                Constraint::None,
+                sampling.clone(),
+                cancel,
+            )?;
+            engine.remember_cached(part, std::iter::once(String::new()));
+        }
+        Ok(())
+    }
+
     /// Computes the part of `prompt` before its action once (one token, no
     /// grammar), so that mistral.rs's prefix cache holds its keys and
     /// values. The k sequences of a sampled question start together and
@@ -1607,15 +1691,10 @@ impl NeuralDebugger {
                 ..sample
             }
         };
-        self.voted_answers(
-            self.assertion_engine()?,
-            question.prompt(&session.source),
-            question.grammar(),
-            None,
-            k,
-            &read,
-            cancel,
-        )
+        let engine = self.assertion_engine()?;
+        let prompt = question.prompt(&session.source);
+        self.prefill_in_parts(engine, &question.shared_prompt(&session.source), cancel)?;
+        self.voted_answers(engine, prompt, question.grammar(), None, k, &read, cancel)
     }
 
     /// Teacher-forced: the model's answers for the state after a recorded
@@ -1914,6 +1993,37 @@ impl Debugger for NeuralDebugger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_new_prompt_is_computed_in_parts_cut_at_line_ends() {
+        // 30 lines of 49 bytes ('é' is two) and a line end: 1,500 bytes.
+        let line = format!("{}\n", "x = 'é' + 'abcdefghijklmnopqrstuvwxyz0123456789'");
+        let prefix = line.repeat(30);
+        assert_eq!(prefix.len(), 30 * line.len());
+        let cuts = prefill_cuts(&prefix, 0);
+        assert!(cuts.len() >= 3, "{cuts:?}");
+        let mut last = 0;
+        for &cut in &cuts {
+            assert!(cut > last && cut - last >= PREFILL_PART_BYTES, "{cuts:?}");
+            assert!(cut == prefix.len() || prefix.as_bytes()[cut - 1] == b'\n');
+            last = cut;
+        }
+        // What is left for the question itself is under the bar.
+        assert!(prefix.len() - last < PREFILL_WORTH_BYTES);
+        // From a cached start only the rest is cut; a short rest not at all.
+        assert_eq!(prefill_cuts(&prefix, 1_000), vec![1_450]);
+        assert!(prefill_cuts(&prefix, prefix.len() - 10).is_empty());
+        assert!(prefill_cuts("def f():\n    return 1\n", 0).is_empty());
+    }
+
+    #[test]
+    fn shared_prefixes_end_at_a_character_boundary() {
+        assert_eq!(common_prefix_len("abc", "abd"), 2);
+        assert_eq!(common_prefix_len("ab", "abc"), 2);
+        assert_eq!(common_prefix_len("abc", "ab"), 2);
+        assert_eq!(common_prefix_len("xé", "xè"), 1);
+        assert_eq!(common_prefix_len("", "a"), 0);
+    }
 
     #[test]
     fn the_token_generation_stopped_at_is_not_part_of_the_answer() {

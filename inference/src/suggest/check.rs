@@ -127,9 +127,9 @@ pub(crate) fn check_one(
     })
 }
 
-/// Checks the search's candidates, the model's own first (most voted
-/// first), then the others in the order they were made, at most
-/// `request.checks` of them and within the request's budget of seconds
+/// Checks the search's candidates: at most `request.checks` of them, the
+/// model's own (most voted first) and then the others in the order they
+/// were made; the search's are checked first, and all of them within the request's budget of seconds
 /// (the model's proposals included; a check still going when the budget
 /// ends is cancelled). A candidate the model cannot answer for (an answer
 /// that does not parse, an argument that does not bind) stays unchecked;
@@ -156,6 +156,14 @@ pub(crate) fn check_candidates(
         )
     });
     order.truncate(request.checks);
+    // Which candidates get checked is chosen above (the model's own come
+    // first); the order they are checked in puts the search's first. A
+    // budget that ends the checks early leaves the model's own candidates
+    // ranked by their votes, as they would be unchecked, while a search
+    // candidate left unchecked is not suggested at all: its check is the
+    // one that can change the answer (on the CruxEval dev set the output
+    // itself is the most often right candidate).
+    order.sort_by_key(|&index| search.candidates[index].origin == Origin::Model);
     let deadline = started + request.budget.time;
     // The checks' own cancellation: the caller's, or the budget's end.
     let checks_cancel = Cancel::new();
