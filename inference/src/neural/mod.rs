@@ -1328,24 +1328,29 @@ impl NeuralDebugger {
                     .unwrap_or(0)
             })
             .unwrap_or(0);
-        let sampling = SamplingParams {
-            max_len: Some(1),
-            ..SamplingParams::deterministic()
-        };
         for cut in prefill_cuts(prefix, done) {
             if cancel.is_cancelled() {
                 return Err(DebugError::Cancelled);
             }
-            let part = &prefix[..cut];
-            self.request(
-                engine,
-                part.to_string(),
-                Constraint::None,
-                sampling.clone(),
-                cancel,
-            )?;
-            engine.remember_cached(part, std::iter::once(String::new()));
+            self.compute_into_cache(engine, &prefix[..cut], cancel)?;
         }
+        Ok(())
+    }
+
+    /// Asks for one token after `text` (no grammar), so that mistral.rs's
+    /// prefix cache holds its keys and values, and remembers it cached.
+    fn compute_into_cache(
+        &self,
+        engine: &Engine,
+        text: &str,
+        cancel: &Cancel,
+    ) -> Result<(), DebugError> {
+        let sampling = SamplingParams {
+            max_len: Some(1),
+            ..SamplingParams::deterministic()
+        };
+        self.request(engine, text.to_string(), Constraint::None, sampling, cancel)?;
+        engine.remember_cached(text, std::iter::once(String::new()));
         Ok(())
     }
 
@@ -1387,19 +1392,7 @@ impl NeuralDebugger {
         if prefix.len() - covered < PREFILL_WORTH_BYTES {
             return Ok(());
         }
-        let sampling = SamplingParams {
-            max_len: Some(1),
-            ..SamplingParams::deterministic()
-        };
-        self.request(
-            engine,
-            prefix.to_string(),
-            Constraint::None,
-            sampling,
-            cancel,
-        )?;
-        engine.remember_cached(prefix, std::iter::once(String::new()));
-        Ok(())
+        self.compute_into_cache(engine, prefix, cancel)
     }
 
     /// Samples `k` answers for `prompt` under `grammar`.

@@ -129,9 +129,9 @@ pub(crate) fn check_one(
 
 /// Checks the search's candidates: at most `request.checks` of them, the
 /// model's own (most voted first) and then the others in the order they
-/// were made; the search's are checked first, and all of them within the request's budget of seconds
-/// (the model's proposals included; a check still going when the budget
-/// ends is cancelled). A candidate the model cannot answer for (an answer
+/// were made, the search's checked first, all within the request's budget
+/// of seconds (the model's proposals included; a check still going when
+/// the budget ends is cancelled). A candidate the model cannot answer for (an answer
 /// that does not parse, an argument that does not bind) stays unchecked;
 /// an engine failure ends the checks with a note.
 pub(crate) fn check_candidates(

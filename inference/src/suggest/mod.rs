@@ -438,8 +438,8 @@ pub fn suggest(
     // The file as the model's questions read it, made once: the model's
     // proposals and its checks share it.
     let shared = file.source();
-    let spans = file.function_spans();
-    let index = find_function(&spans, &request.function)
+    let spans = shared.spans();
+    let index = find_function(spans, &request.function)
         .ok_or_else(|| SuggestError::NoFunction(request.function.clone()))?;
     let span = &spans[index];
     let parameters = ops::parameters_in(&file, &request.function);
